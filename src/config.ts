@@ -1,0 +1,70 @@
+import { z } from "zod";
+
+const port = z.coerce.number().int().min(1).max(65_535);
+const positiveMs = z.coerce.number().int().positive();
+const memorySize = z.string().regex(/^\d+[kmg]$/i, "a size such as 512m or 2g");
+
+const EnvSchema = z.object({
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PORT: port.default(4000),
+  NEO4J_URI: z.string().min(1).optional(),
+  NEO4J_USER: z.string().min(1).default("neo4j"),
+  NEO4J_PASSWORD: z.string().min(8).default("kg-graphql-local"),
+  NEO4J_DATABASE: z.string().min(1).default("neo4j"),
+  NEO4J_QUERY_TIMEOUT_MS: positiveMs.default(10_000),
+  NEO4J_CONNECTION_TIMEOUT_MS: positiveMs.default(2_000),
+  LOCAL_NEO4J_BOLT_PORT: port.default(7687),
+  LOCAL_NEO4J_HEAP: memorySize.default("1g"),
+  LOCAL_NEO4J_PAGECACHE: memorySize.default("512m"),
+  DEMO_DATA_SIZE: z.enum(["small", "10k", "100k", "1m"]).default("small"),
+});
+
+/** The service's settings, read once at start-up and passed to whatever needs them. */
+export interface Config {
+  http: { host: string; port: number };
+  neo4j: {
+    /** Absent: `npm start` runs a local Neo4j of its own (development and demos). */
+    uri: string | undefined;
+    user: string;
+    password: string;
+    database: string;
+    queryTimeoutMs: number;
+    connectionTimeoutMs: number;
+  };
+  localNeo4j: { boltPort: number; heap: string; pageCache: string; demoDataSize: DemoDataSize };
+}
+
+export type DemoDataSize = z.infer<typeof EnvSchema>["DEMO_DATA_SIZE"];
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Validates the environment into a {@link Config}; every setting has a default but `NEO4J_URI`. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // An empty variable (`NEO4J_URI=`) means "not set", as in most shells' and compose files' usage.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
+  const parsed = EnvSchema.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join("\n  ")}`);
+  }
+  const e = parsed.data;
+  return {
+    http: { host: e.HOST, port: e.PORT },
+    neo4j: {
+      uri: e.NEO4J_URI,
+      user: e.NEO4J_USER,
+      password: e.NEO4J_PASSWORD,
+      database: e.NEO4J_DATABASE,
+      queryTimeoutMs: e.NEO4J_QUERY_TIMEOUT_MS,
+      connectionTimeoutMs: e.NEO4J_CONNECTION_TIMEOUT_MS,
+    },
+    localNeo4j: {
+      boltPort: e.LOCAL_NEO4J_BOLT_PORT,
+      heap: e.LOCAL_NEO4J_HEAP,
+      pageCache: e.LOCAL_NEO4J_PAGECACHE,
+      demoDataSize: e.DEMO_DATA_SIZE,
+    },
+  };
+}

@@ -1,0 +1,219 @@
+import { spawn } from "node:child_process";
+import { existsSync, openSync, closeSync } from "node:fs";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import neo4j, { Neo4jError } from "neo4j-driver";
+import { projectRoot } from "../project-root.js";
+import { ensureNeo4jInstalled } from "./install.js";
+
+/** A Neo4j server of our own on 127.0.0.1, with its data in `.neo4j/instances/<name>`. */
+export interface LocalNeo4jOptions {
+  /** Instance name: separate data folders let the test suite run beside a developer's server. */
+  name: string;
+  boltPort: number;
+  /** Password set on first start (Neo4j requires 8+ characters). */
+  password: string;
+  heap: string;
+  pageCache: string;
+  log?: (line: string) => void;
+}
+
+export interface LocalNeo4j {
+  uri: string;
+  user: string;
+  password: string;
+  pid: number;
+  /** True when a server of this instance was already running and is reused. */
+  reused: boolean;
+}
+
+const USER = "neo4j";
+const INITIAL_PASSWORD = "neo4j";
+const READY_TIMEOUT_MS = 180_000;
+const POLL_INTERVAL_MS = 250;
+const STOP_TIMEOUT_MS = 60_000;
+
+export function instanceDir(name: string): string {
+  return join(projectRoot, ".neo4j", "instances", name);
+}
+
+const pidFile = (name: string) => join(instanceDir(name), "run", "kg-neo4j.pid");
+const passwordMarker = (name: string) => join(instanceDir(name), "password-set");
+const consoleLog = (name: string) => join(instanceDir(name), "logs", "console.log");
+
+/**
+ * Starts the instance, or reuses it when its server is already running, and resolves once Bolt
+ * answers a query with the instance's password. The server runs detached: it outlives the command
+ * that started it until {@link stopLocalNeo4j}.
+ */
+export async function startLocalNeo4j(options: LocalNeo4jOptions): Promise<LocalNeo4j> {
+  const log = options.log ?? (() => undefined);
+  const uri = `bolt://127.0.0.1:${options.boltPort}`;
+  const running = await runningPid(options.name);
+  if (running !== undefined) {
+    await waitUntilReady(options, uri, running);
+    return { uri, user: USER, password: options.password, pid: running, reused: true };
+  }
+
+  const home = await ensureNeo4jInstalled(log);
+  const dir = instanceDir(options.name);
+  for (const sub of ["conf", "data", "logs", "run", "import"]) await mkdir(join(dir, sub), { recursive: true });
+  await writeFile(join(dir, "conf", "neo4j.conf"), neo4jConf(options, home, dir));
+
+  const started = Date.now();
+  log(`Starting Neo4j (instance "${options.name}") on ${uri}…`);
+  const out = openSync(consoleLog(options.name), "a");
+  const child = spawn(
+    "java",
+    [
+      `-Xms${options.heap}`,
+      `-Xmx${options.heap}`,
+      "-XX:+UseG1GC",
+      "--add-opens=java.base/java.nio=ALL-UNNAMED",
+      "--add-opens=java.base/java.io=ALL-UNNAMED",
+      "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+      "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+      "-Dio.netty.tryReflectionSetAccessible=true",
+      "-cp",
+      `${join(home, "plugins")}/*:${join(home, "lib")}/*`,
+      "org.neo4j.server.CommunityEntryPoint",
+      `--home-dir=${dir}`,
+      `--config-dir=${join(dir, "conf")}`,
+      "--console-mode",
+    ],
+    { detached: true, stdio: ["ignore", out, out] },
+  );
+  closeSync(out);
+  const pid = child.pid;
+  if (pid === undefined) throw new Error("could not start java: is Java 17 installed and on PATH?");
+  child.unref();
+  await writeFile(pidFile(options.name), String(pid));
+
+  await waitUntilReady(options, uri, pid);
+  log(`Neo4j ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return { uri, user: USER, password: options.password, pid, reused: false };
+}
+
+/** Stops the instance's server (SIGTERM, then waits for a clean shutdown). */
+export async function stopLocalNeo4j(name: string): Promise<boolean> {
+  const pid = await runningPid(name);
+  if (pid === undefined) return false;
+  process.kill(pid, "SIGTERM");
+  const deadline = Date.now() + STOP_TIMEOUT_MS;
+  while (isAlive(pid)) {
+    if (Date.now() > deadline) process.kill(pid, "SIGKILL");
+    await sleep(POLL_INTERVAL_MS);
+  }
+  await rm(pidFile(name), { force: true });
+  return true;
+}
+
+/** The pid of the instance's running server, if any. */
+export async function runningPid(name: string): Promise<number | undefined> {
+  if (!existsSync(pidFile(name))) return undefined;
+  const pid = Number((await readFile(pidFile(name), "utf8")).trim());
+  return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : undefined;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function neo4jConf(options: LocalNeo4jOptions, home: string, dir: string): string {
+  return [
+    "server.default_listen_address=127.0.0.1",
+    `server.bolt.listen_address=127.0.0.1:${options.boltPort}`,
+    `server.bolt.advertised_address=127.0.0.1:${options.boltPort}`,
+    "server.http.enabled=false",
+    "server.https.enabled=false",
+    "dbms.security.auth_enabled=true",
+    "dbms.security.procedures.unrestricted=apoc.*",
+    // The machine reaches no telemetry endpoint; do not try.
+    "dbms.usage_report.enabled=false",
+    `server.directories.data=${join(dir, "data")}`,
+    `server.directories.logs=${join(dir, "logs")}`,
+    `server.directories.run=${join(dir, "run")}`,
+    `server.directories.import=${join(dir, "import")}`,
+    `server.directories.plugins=${join(home, "plugins")}`,
+    `server.memory.pagecache.size=${options.pageCache}`,
+    // Bulk demo loads write large transaction logs; keep only what recovery needs.
+    "db.tx_log.rotation.retention_policy=2 files",
+    "",
+  ].join("\n");
+}
+
+/**
+ * Polls Bolt until the server answers a query as `neo4j` with the instance's password. A fresh
+ * database has the expired password `neo4j`; it is changed once, as an operator would.
+ */
+async function waitUntilReady(options: LocalNeo4jOptions, uri: string, pid: number): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    if (!isAlive(pid)) {
+      throw new Error(`Neo4j exited during start-up; see ${consoleLog(options.name)}\n${await logTail(options.name)}`);
+    }
+    const state = await probe(uri, options);
+    if (state === "ready") return;
+    if (state === "unauthorized") {
+      throw new Error(
+        `Neo4j on ${uri} refuses the configured password. Stop it and delete ${instanceDir(options.name)} ` +
+          `to start afresh, or set NEO4J_PASSWORD to its password.`,
+      );
+    }
+    if (Date.now() > deadline) throw new Error(`Neo4j did not answer on ${uri} within ${READY_TIMEOUT_MS / 1000} s`);
+    await sleep(POLL_INTERVAL_MS);
+  }
+}
+
+type ProbeResult = "ready" | "unavailable" | "unauthorized";
+
+async function probe(uri: string, options: LocalNeo4jOptions): Promise<ProbeResult> {
+  if (!existsSync(passwordMarker(options.name))) {
+    const initial = await tryQuery(uri, INITIAL_PASSWORD, async (driver) => {
+      await driver.executeQuery(`ALTER CURRENT USER SET PASSWORD FROM $old TO $new`, {
+        old: INITIAL_PASSWORD,
+        new: options.password,
+      }, { database: "system" });
+    });
+    if (initial === "unavailable") return initial;
+    await writeFile(passwordMarker(options.name), "");
+  }
+  return tryQuery(uri, options.password, async (driver) => {
+    await driver.executeQuery("RETURN 1");
+  });
+}
+
+async function tryQuery(
+  uri: string,
+  password: string,
+  work: (driver: neo4j.Driver) => Promise<void>,
+): Promise<ProbeResult> {
+  const driver = neo4j.driver(uri, neo4j.auth.basic(USER, password), {
+    connectionTimeout: 2_000,
+    maxTransactionRetryTime: 0,
+    maxConnectionPoolSize: 1,
+  });
+  try {
+    await work(driver);
+    return "ready";
+  } catch (error) {
+    if (error instanceof Neo4jError && error.code === "Neo.ClientError.Security.Unauthorized") return "unauthorized";
+    return "unavailable";
+  } finally {
+    await driver.close();
+  }
+}
+
+async function logTail(name: string): Promise<string> {
+  try {
+    return (await readFile(consoleLog(name), "utf8")).split("\n").slice(-30).join("\n");
+  } catch {
+    return "";
+  }
+}
