@@ -1,0 +1,20 @@
+// Loads the demo organisation: `npm run seed -- [--size small|10k|100k|1m] [--seed <n>]`.
+// Replaces every domain node (API keys are kept). Connects like the service: NEO4J_URI, or the
+// local instance when it is unset (started if needed).
+import { parseArgs } from "node:util";
+import { loadConfig } from "../src/config.js";
+import { seedDemoData } from "../src/demo-data/seed.js";
+import { connectNeo4j } from "../src/neo4j/connect.js";
+
+const { values } = parseArgs({
+  options: { size: { type: "string" }, seed: { type: "string", default: "42" } },
+});
+const config = loadConfig(values.size === undefined ? process.env : { ...process.env, DEMO_DATA_SIZE: values.size });
+const { driver } = await connectNeo4j(config, (line) => console.log(line));
+try {
+  await seedDemoData(driver, config.neo4j.database, config.localNeo4j.demoDataSize, Number(values.seed), (line) =>
+    console.log(line),
+  );
+} finally {
+  await driver.close();
+}

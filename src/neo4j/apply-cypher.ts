@@ -1,0 +1,37 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Driver } from "neo4j-driver";
+import { projectRoot } from "../project-root.js";
+
+export const cypherDir = join(projectRoot, "cypher");
+
+/**
+ * The statements of a `.cypher` file: `//` comment lines dropped, split at a `;` that ends a
+ * line. Schema files hold one statement per `;`-terminated line group, nothing fancier.
+ */
+export function splitStatements(source: string): string[] {
+  return source
+    .split("\n")
+    .filter((line) => !line.trimStart().startsWith("//"))
+    .join("\n")
+    .split(/;\s*(?:\n|$)/)
+    .map((statement) => statement.trim())
+    .filter((statement) => statement.length > 0);
+}
+
+/**
+ * Applies every `cypher/*.cypher` file in name order (each statement is `IF NOT EXISTS`, so this
+ * is idempotent) and waits until the indexes are online.
+ */
+export async function applySchemaFiles(driver: Driver, database: string): Promise<number> {
+  const files = (await readdir(cypherDir)).filter((name) => name.endsWith(".cypher")).sort();
+  let applied = 0;
+  for (const file of files) {
+    for (const statement of splitStatements(await readFile(join(cypherDir, file), "utf8"))) {
+      await driver.executeQuery(statement, {}, { database });
+      applied++;
+    }
+  }
+  await driver.executeQuery("CALL db.awaitIndexes(600)", {}, { database });
+  return applied;
+}

@@ -1,0 +1,40 @@
+import type { Driver } from "neo4j-driver";
+import type { Config } from "../config.js";
+import { createDriver } from "./driver.js";
+
+export interface Neo4jHandle {
+  driver: Driver;
+  /** True when no NEO4J_URI was configured and a local development server is used. */
+  local: boolean;
+}
+
+/**
+ * The service's Neo4j: the configured `NEO4J_URI` (production: connect only), or else a local
+ * server of the project's own, started (or reused) on demand.
+ */
+export async function connectNeo4j(config: Config, log: (line: string) => void): Promise<Neo4jHandle> {
+  let uri = config.neo4j.uri;
+  if (uri === undefined) {
+    // Loaded only here: production images never start a database of their own.
+    const { startLocalNeo4j } = await import("../local-neo4j/server.js");
+    const server = await startLocalNeo4j({
+      name: "dev",
+      boltPort: config.localNeo4j.boltPort,
+      password: config.neo4j.password,
+      heap: config.localNeo4j.heap,
+      pageCache: config.localNeo4j.pageCache,
+      log,
+    });
+    log(`${server.reused ? "Using the running" : "Started a"} local Neo4j at ${server.uri} (pid ${server.pid})`);
+    uri = server.uri;
+  }
+  const driver = createDriver(
+    { uri, user: config.neo4j.user, password: config.neo4j.password, database: config.neo4j.database },
+    {
+      connectionTimeoutMs: config.neo4j.connectionTimeoutMs,
+      acquisitionTimeoutMs: config.neo4j.connectionTimeoutMs,
+      maxRetryTimeMs: config.neo4j.connectionTimeoutMs,
+    },
+  );
+  return { driver, local: config.neo4j.uri === undefined };
+}
