@@ -1,0 +1,46 @@
+import { expressMiddleware } from "@as-integrations/express5";
+import express, { type Express } from "express";
+import type { GraphQLSchema } from "graphql";
+import { createGraphQLServer, requestContext, type ExecutionSettings } from "./graphql/server.js";
+import { errorHandler, notFound, onlyPost } from "./http/errors.js";
+import { assignRequestId } from "./http/request-id.js";
+
+/** Both paths serve the same endpoint: application host and dedicated API host (contract §2). */
+export const GRAPHQL_PATHS = ["/api/v1/graphql", "/v1/graphql"];
+
+export interface AppDependencies {
+  schema: GraphQLSchema;
+  execution: ExecutionSettings;
+  logError: (message: string, error: unknown) => void;
+}
+
+export interface App {
+  app: Express;
+  /** Stops the GraphQL server (the HTTP listener is the caller's). */
+  stop(): Promise<void>;
+}
+
+/**
+ * The request pipeline, in the order a request meets it: request id → method/path → body →
+ * GraphQL (parse, validate, `limit` check, execute as one Cypher query) → errors.
+ */
+export async function createApp({ schema, execution, logError }: AppDependencies): Promise<App> {
+  const graphql = createGraphQLServer(schema);
+  await graphql.start();
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.use(assignRequestId);
+  app.all(
+    GRAPHQL_PATHS,
+    onlyPost,
+    express.json({ limit: 65_536 }),
+    expressMiddleware(graphql, {
+      context: ({ res }) => Promise.resolve(requestContext(execution, res.locals.requestId)),
+    }),
+  );
+  app.use(notFound);
+  app.use(errorHandler(logError));
+
+  return { app, stop: () => graphql.stop() };
+}

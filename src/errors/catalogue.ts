@@ -1,0 +1,56 @@
+/**
+ * Every failure code of the contract (§2, §3) with its HTTP status and default message — the only
+ * place a code or its status is written. Messages say what was wrong and what the limit is.
+ */
+export const ERROR_CATALOGUE = {
+  unauthorized: { status: 401, message: "A valid API key is required: send Authorization: Bearer <key>." },
+  insufficient_scope: { status: 403, message: "This API key does not have the read scope." },
+  not_found: {
+    status: 404,
+    message: "There is nothing here. The GraphQL endpoint is POST /api/v1/graphql (or POST /v1/graphql).",
+  },
+  method_not_allowed: { status: 405, message: "The GraphQL endpoint accepts POST requests only." },
+  request_timeout: { status: 408, message: "The request body did not arrive within 10 seconds." },
+  payload_too_large: { status: 413, message: "The request body is larger than 65,536 bytes." },
+  unsupported_media_type: { status: 415, message: "Send the request body as Content-Type: application/json." },
+  invalid_json: { status: 422, message: "The request body is not valid JSON." },
+  query_too_long: { status: 422, message: "The query is longer than 10,000 characters." },
+  parse_error: { status: 422, message: "The query is not valid GraphQL." },
+  validation_failed: { status: 422, message: "The query does not match the schema." },
+  query_too_deep: { status: 422, message: "The query nests more than 8 levels." },
+  query_too_wide: { status: 422, message: "The query selects too many fields, aliases or directives." },
+  query_too_expensive: { status: 422, message: "The query's estimated cost is over 50,000." },
+  rate_limited: { status: 429, message: "This API key has made 100 requests this minute." },
+  daily_quota_exceeded: { status: 429, message: "This API key has made 10,000 requests today." },
+  graphql_quota_exceeded: { status: 429, message: "This API key has made 5,000 GraphQL queries today." },
+  // Generic on purpose: stacks, Cypher and driver messages never reach a caller (contract §3).
+  internal_error: {
+    status: 500,
+    message: "Something went wrong on our side. Quote the request id when you report it.",
+  },
+  service_unavailable: { status: 503, message: "The database cannot be reached right now. Try again shortly." },
+  query_timeout: { status: 504, message: "The query ran past the server's time limit." },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/** A failure the pipeline answers with a contract code instead of a GraphQL result. */
+export class ApiError extends Error {
+  override name = "ApiError";
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string = ERROR_CATALOGUE[code].message,
+    /** Headers the code requires, such as `Allow` on 405 or `WWW-Authenticate` on 401. */
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.status = ERROR_CATALOGUE[code].status;
+  }
+}
+
+/** The one body shape of every non-200 response (contract §3). */
+export function errorBody(code: ErrorCode, message: string, requestId: string) {
+  return { errors: [{ message, extensions: { code, requestId } }] };
+}

@@ -1,0 +1,100 @@
+import {
+  GraphQLError,
+  Kind,
+  getArgumentValues,
+  getNamedType,
+  getVariableValues,
+  isInterfaceType,
+  isObjectType,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from "graphql";
+import type { ApolloServerPlugin } from "@apollo/server";
+import { ERROR_CATALOGUE } from "../errors/catalogue.js";
+
+export const LIMIT_MIN = 1;
+export const LIMIT_MAX = 100;
+
+/**
+ * The `limit` arguments of the operation that lie outside 1..100, as literals or through variables
+ * (fragments followed where they are spread). An explicit `null` means the default and passes.
+ * Returns no errors when the variables themselves do not coerce: execution reports those.
+ */
+export function findLimitViolations(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  rawVariables: Record<string, unknown> | undefined,
+): GraphQLError[] {
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], rawVariables ?? {});
+  if (coerced.errors !== undefined) return [];
+  const variables = coerced.coerced;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  const root = schema.getRootType(operation.operation);
+  const violations: GraphQLError[] = [];
+  const visitedFragments = new Set<string>();
+
+  const walk = (selectionSet: SelectionSetNode, parentType: GraphQLNamedType | null | undefined) => {
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FRAGMENT_SPREAD) {
+        const name = selection.name.value;
+        const fragment = fragments.get(name);
+        if (fragment === undefined || visitedFragments.has(name)) continue;
+        visitedFragments.add(name);
+        walk(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value));
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const typeCondition = selection.typeCondition?.name.value;
+        walk(selection.selectionSet, typeCondition === undefined ? parentType : schema.getType(typeCondition));
+      } else if (isObjectType(parentType) || isInterfaceType(parentType)) {
+        const field = parentType.getFields()[selection.name.value];
+        if (field === undefined) continue;
+        if (field.args.some((arg) => arg.name === "limit")) {
+          const limit = getArgumentValues(field, selection, variables).limit as unknown;
+          if (typeof limit === "number" && (limit < LIMIT_MIN || limit > LIMIT_MAX)) {
+            violations.push(
+              new GraphQLError(
+                `Argument "limit" on field "${parentType.name}.${field.name}" must be an integer from ${LIMIT_MIN} to ${LIMIT_MAX}; got ${limit}.`,
+                {
+                  nodes: selection,
+                  extensions: {
+                    code: "validation_failed",
+                    http: { status: ERROR_CATALOGUE.validation_failed.status },
+                  },
+                },
+              ),
+            );
+          }
+        }
+        if (selection.selectionSet !== undefined) walk(selection.selectionSet, getNamedType(field.type));
+      }
+    }
+  };
+  walk(operation.selectionSet, root);
+  return violations;
+}
+
+/**
+ * Refuses a request whose `limit` arguments are outside 1..100 before any Cypher runs. The check
+ * needs the operation and its variables, so it runs once Apollo has resolved the operation; the
+ * library would otherwise drop its LIMIT for 0 and pass a negative one to Cypher.
+ */
+export const limitArgumentPlugin: ApolloServerPlugin = {
+  requestDidStart() {
+    return Promise.resolve({
+      didResolveOperation({ schema, document, operation, request }) {
+        if (operation === undefined) return Promise.resolve();
+        const violations = findLimitViolations(schema, document, operation, request.variables);
+        // Apollo answers with the one error thrown here: report the first violation.
+        if (violations.length > 0) throw violations[0];
+        return Promise.resolve();
+      },
+    });
+  },
+};

@@ -1,0 +1,25 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Neo4jGraphQL } from "@neo4j/graphql";
+import type { GraphQLSchema } from "graphql";
+import type { Driver } from "neo4j-driver";
+import { projectRoot } from "../project-root.js";
+
+export const typeDefsDir = join(projectRoot, "typeDefs");
+
+/** The SDL files of `typeDefs/`, in name order. */
+export async function readTypeDefs(): Promise<string[]> {
+  const files = (await readdir(typeDefsDir)).filter((name) => name.endsWith(".graphql")).sort();
+  return Promise.all(files.map((name) => readFile(join(typeDefsDir, name), "utf8")));
+}
+
+/**
+ * Builds the executable schema from `typeDefs/` with the Neo4j GraphQL Library, which compiles
+ * each request into one Cypher query. Fails fast when the database is older than 5.23 or lacks
+ * APOC core (every `DateTime` is projected through `apoc.date.convertFormat`).
+ */
+export async function buildSchema(driver: Driver, database: string): Promise<GraphQLSchema> {
+  const neoSchema = new Neo4jGraphQL({ typeDefs: await readTypeDefs(), driver });
+  await neoSchema.checkNeo4jCompat({ sessionConfig: { database } });
+  return neoSchema.getSchema();
+}

@@ -1,0 +1,36 @@
+import { ApolloServer } from "@apollo/server";
+import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
+import type { Neo4jGraphQLContext } from "@neo4j/graphql";
+import type { GraphQLSchema } from "graphql";
+import { limitArgumentPlugin } from "./limit-argument.js";
+
+/** What each request hands the Neo4j GraphQL Library. */
+export type RequestContext = Neo4jGraphQLContext;
+
+export interface ExecutionSettings {
+  database: string;
+  /** Neo4j transaction timeout: the server aborts a query running longer. */
+  queryTimeoutMs: number;
+}
+
+/** Apollo Server over the library's schema, with the plugins of the GraphQL stages. */
+export function createGraphQLServer(schema: GraphQLSchema): ApolloServer<RequestContext> {
+  return new ApolloServer<RequestContext>({
+    schema,
+    introspection: true,
+    // Non-POST requests never reach Apollo (405); its landing page has no route to be served on.
+    plugins: [ApolloServerPluginLandingPageDisabled(), limitArgumentPlugin],
+  });
+}
+
+/**
+ * The per-request context: which database, the transaction timeout, and metadata that ties the
+ * transaction in Neo4j's `SHOW TRANSACTIONS` and query log to the request. Never key material:
+ * `DEBUG=@neo4j/graphql:*` logs the context.
+ */
+export function requestContext(settings: ExecutionSettings, requestId: string): RequestContext {
+  return {
+    sessionConfig: { database: settings.database },
+    transaction: { timeout: settings.queryTimeoutMs, metadata: { app: "kg-graphql", requestId } },
+  };
+}

@@ -1,0 +1,47 @@
+import type { ErrorRequestHandler, RequestHandler, Response } from "express";
+import { ApiError, errorBody } from "../errors/catalogue.js";
+
+/** Writes an {@link ApiError} as the contract's error response. */
+export function sendApiError(res: Response, error: ApiError): void {
+  res
+    .status(error.status)
+    .set(error.headers)
+    .type("application/json; charset=utf-8")
+    .send(JSON.stringify(errorBody(error.code, error.message, res.locals.requestId)));
+}
+
+/** Refuses every method but POST on the GraphQL paths (contract §2). */
+export const onlyPost: RequestHandler = (req, _res, next) => {
+  if (req.method === "POST") {
+    next();
+    return;
+  }
+  next(new ApiError("method_not_allowed", undefined, { Allow: "POST" }));
+};
+
+/** Every path the router did not match. */
+export const notFound: RequestHandler = (_req, _res, next) => {
+  next(new ApiError("not_found"));
+};
+
+// Express recognises error handlers by their four parameters.
+type BodyParserError = Error & { type?: string };
+
+/**
+ * The last stage: contract errors are sent as they are; body-parser's are mapped to their codes;
+ * anything else is a bug, logged with the request id and answered with a masked 500.
+ */
+export function errorHandler(logError: (message: string, error: unknown) => void): ErrorRequestHandler {
+  return (error: unknown, _req, res, _next) => {
+    if (res.headersSent) return;
+    if (error instanceof ApiError) {
+      sendApiError(res, error);
+      return;
+    }
+    const type = (error as BodyParserError | undefined)?.type;
+    if (type === "entity.too.large") return sendApiError(res, new ApiError("payload_too_large"));
+    if (type === "entity.parse.failed") return sendApiError(res, new ApiError("invalid_json"));
+    logError(`request ${res.locals.requestId} failed`, error);
+    sendApiError(res, new ApiError("internal_error"));
+  };
+}

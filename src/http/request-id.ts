@@ -1,0 +1,27 @@
+import { randomUUID } from "node:crypto";
+import type { RequestHandler } from "express";
+
+declare global {
+  // Express's own augmentation point for per-response values.
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Locals {
+      requestId: string;
+    }
+  }
+}
+
+const CALLER_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The caller's `X-Request-Id` when it is 1–128 safe characters, else a fresh UUID (contract §2). */
+export function chooseRequestId(callerValue: string | undefined): string {
+  return callerValue !== undefined && CALLER_REQUEST_ID.test(callerValue) ? callerValue : randomUUID();
+}
+
+/** Gives every response an `X-Request-Id`; later stages read it from `res.locals.requestId`. */
+export const assignRequestId: RequestHandler = (req, res, next) => {
+  const requestId = chooseRequestId(req.get("x-request-id"));
+  res.locals.requestId = requestId;
+  res.setHeader("X-Request-Id", requestId);
+  next();
+};

@@ -1,0 +1,56 @@
+// `npm start`: configuration → Neo4j (a local one with demo data when NEO4J_URI is unset) →
+// schema → HTTP. Everything the service reads from its environment is read here, once.
+import type { Server } from "node:http";
+import { createApp, GRAPHQL_PATHS } from "./app.js";
+import { ConfigError, loadConfig } from "./config.js";
+import { buildSchema } from "./graphql/schema.js";
+import { applySchemaFiles } from "./neo4j/apply-cypher.js";
+import { connectNeo4j } from "./neo4j/connect.js";
+
+const log = (line: string) => {
+  console.log(line);
+};
+const logError = (message: string, error: unknown) => {
+  console.error(message, error);
+};
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const { driver, local } = await connectNeo4j(config, log);
+  const database = config.neo4j.database;
+
+  if (local) {
+    await applySchemaFiles(driver, database);
+    const { isDomainEmpty } = await import("./demo-data/load.js");
+    if (await isDomainEmpty(driver, database)) {
+      const { seedDemoData } = await import("./demo-data/seed.js");
+      await seedDemoData(driver, database, config.localNeo4j.demoDataSize, 42, log);
+    }
+  }
+
+  const schema = await buildSchema(driver, database);
+  const { app, stop } = await createApp({
+    schema,
+    execution: { database, queryTimeoutMs: config.neo4j.queryTimeoutMs },
+    logError,
+  });
+  const server: Server = app.listen(config.http.port, config.http.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve).once("error", reject);
+  });
+  const base = `http://${config.http.host}:${config.http.port}`;
+  log(`kg-graphql is serving ${GRAPHQL_PATHS.map((path) => base + path).join(" and ")}`);
+
+  const shutdown = () => {
+    server.close();
+    void stop()
+      .then(() => driver.close())
+      .then(() => process.exit(0));
+  };
+  process.once("SIGTERM", shutdown).once("SIGINT", shutdown);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});
