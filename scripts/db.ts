@@ -1,15 +1,17 @@
-// Local Neo4j for development: `npm run db -- start|stop|status [--instance <name>]`.
+// Local Neo4j for development: `npm run db -- start|stop|status [--instance <name>] [--port <bolt port>]`.
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config.js";
-import { instanceDir, runningPid, startLocalNeo4j, stopLocalNeo4j } from "../src/local-neo4j/server.js";
+import { instanceDir, runningServer, startLocalNeo4j, stopLocalNeo4j } from "../src/local-neo4j/server.js";
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { instance: { type: "string", default: "dev" } },
+  options: { instance: { type: "string", default: "dev" }, port: { type: "string" } },
 });
 const command = positionals[0] ?? "status";
 const name = values.instance;
-const config = loadConfig();
+const config = loadConfig(
+  values.port === undefined ? process.env : { ...process.env, LOCAL_NEO4J_BOLT_PORT: values.port },
+);
 
 switch (command) {
   case "start": {
@@ -28,8 +30,12 @@ switch (command) {
     console.log((await stopLocalNeo4j(name)) ? `Stopped instance "${name}".` : `Instance "${name}" was not running.`);
     break;
   case "status": {
-    const pid = await runningPid(name);
-    console.log(pid === undefined ? `Instance "${name}" is not running.` : `Instance "${name}" is running (pid ${pid}).`);
+    const server = await runningServer(name);
+    console.log(
+      server === undefined
+        ? `Instance "${name}" is not running.`
+        : `Instance "${name}" is running on port ${server.boltPort} (pid ${server.pid}).`,
+    );
     console.log(`Data: ${instanceDir(name)}`);
     break;
   }

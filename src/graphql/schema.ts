@@ -1,7 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Neo4jGraphQL } from "@neo4j/graphql";
-import type { GraphQLSchema } from "graphql";
+import { execute, parse, type GraphQLSchema } from "graphql";
 import type { Driver } from "neo4j-driver";
 import { projectRoot } from "../project-root.js";
 
@@ -21,5 +21,22 @@ export async function readTypeDefs(): Promise<string[]> {
 export async function buildSchema(driver: Driver, database: string): Promise<GraphQLSchema> {
   const neoSchema = new Neo4jGraphQL({ typeDefs: await readTypeDefs(), driver });
   await neoSchema.checkNeo4jCompat({ sessionConfig: { database } });
-  return neoSchema.getSchema();
+  const schema = await neoSchema.getSchema();
+  await warmUp(schema, database);
+  return schema;
+}
+
+/**
+ * Runs one query through the schema at start-up. The library asks Neo4j for its version
+ * (`dbms.components()`) on the first request of a process and caches the answer in a module
+ * variable; asked here, every caller's request stays one Cypher query. It also proves the
+ * typeDefs' Cypher runs on this database before the service accepts traffic.
+ */
+async function warmUp(schema: GraphQLSchema, database: string): Promise<void> {
+  const result = await execute({
+    schema,
+    document: parse("{ topics(limit: 1) { id } }"),
+    contextValue: { sessionConfig: { database } },
+  });
+  if (result.errors !== undefined) throw result.errors[0];
 }

@@ -18,6 +18,8 @@ export function createGraphQLServer(schema: GraphQLSchema): ApolloServer<Request
   return new ApolloServer<RequestContext>({
     schema,
     introspection: true,
+    // Stacks name files and lines of the server: never in a response (contract §3).
+    includeStacktraceInErrorResponses: false,
     // Non-POST requests never reach Apollo (405); its landing page has no route to be served on.
     plugins: [ApolloServerPluginLandingPageDisabled(), limitArgumentPlugin],
   });

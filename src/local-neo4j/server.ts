@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, openSync, closeSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import neo4j, { Neo4jError } from "neo4j-driver";
@@ -50,10 +51,20 @@ const consoleLog = (name: string) => join(instanceDir(name), "logs", "console.lo
 export async function startLocalNeo4j(options: LocalNeo4jOptions): Promise<LocalNeo4j> {
   const log = options.log ?? (() => undefined);
   const uri = `bolt://127.0.0.1:${options.boltPort}`;
-  const running = await runningPid(options.name);
+  const running = await runningServer(options.name);
   if (running !== undefined) {
-    await waitUntilReady(options, uri, running);
-    return { uri, user: USER, password: options.password, pid: running, reused: true };
+    if (running.boltPort !== options.boltPort) {
+      throw new Error(
+        `Neo4j instance "${options.name}" already runs on port ${running.boltPort}, not ${options.boltPort}; stop it first.`,
+      );
+    }
+    await waitUntilReady(options, uri, running.pid);
+    return { uri, user: USER, password: options.password, pid: running.pid, reused: true };
+  }
+  // Readiness is judged by Bolt answering on the port: another server already there would pass
+  // for ours.
+  if (await isListening(options.boltPort)) {
+    throw new Error(`Port ${options.boltPort} is already in use; set LOCAL_NEO4J_BOLT_PORT to a free port.`);
   }
 
   const home = await ensureNeo4jInstalled(log);
@@ -88,7 +99,7 @@ export async function startLocalNeo4j(options: LocalNeo4jOptions): Promise<Local
   const pid = child.pid;
   if (pid === undefined) throw new Error("could not start java: is Java 17 installed and on PATH?");
   child.unref();
-  await writeFile(pidFile(options.name), String(pid));
+  await writeFile(pidFile(options.name), JSON.stringify({ pid, boltPort: options.boltPort } satisfies RunningServer));
 
   await waitUntilReady(options, uri, pid);
   log(`Neo4j ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -97,7 +108,7 @@ export async function startLocalNeo4j(options: LocalNeo4jOptions): Promise<Local
 
 /** Stops the instance's server (SIGTERM, then waits for a clean shutdown). */
 export async function stopLocalNeo4j(name: string): Promise<boolean> {
-  const pid = await runningPid(name);
+  const pid = (await runningServer(name))?.pid;
   if (pid === undefined) return false;
   process.kill(pid, "SIGTERM");
   const deadline = Date.now() + STOP_TIMEOUT_MS;
@@ -109,11 +120,33 @@ export async function stopLocalNeo4j(name: string): Promise<boolean> {
   return true;
 }
 
-/** The pid of the instance's running server, if any. */
-export async function runningPid(name: string): Promise<number | undefined> {
+interface RunningServer {
+  pid: number;
+  boltPort: number;
+}
+
+/** The instance's running server, if any. */
+export async function runningServer(name: string): Promise<RunningServer | undefined> {
   if (!existsSync(pidFile(name))) return undefined;
-  const pid = Number((await readFile(pidFile(name), "utf8")).trim());
-  return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : undefined;
+  try {
+    const server = JSON.parse(await readFile(pidFile(name), "utf8")) as RunningServer;
+    return Number.isInteger(server.pid) && server.pid > 0 && isAlive(server.pid) ? server : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isListening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => {
+      resolve(false);
+    });
+  });
 }
 
 function isAlive(pid: number): boolean {

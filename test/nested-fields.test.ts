@@ -1,0 +1,103 @@
+import { expect } from "chai";
+import { countingDriver } from "./support/counting-driver.js";
+import { loadFixtures } from "./support/fixtures.js";
+import { startService, type RunningService } from "./support/service.js";
+import { testDriver } from "./support/test-neo4j.js";
+
+describe("nested fields on the fixture graph", () => {
+  let service: RunningService;
+  let counter: ReturnType<typeof countingDriver>;
+  before(async () => {
+    await loadFixtures();
+    counter = countingDriver(testDriver());
+    service = await startService(counter.driver);
+  });
+  after(() => service.close());
+
+  it("answers topic → decisions → decidedBy with exactly one Cypher query", async () => {
+    counter.reset();
+    const { status, body } = await service.graphql(
+      '{ topic(id: "t1") { name decisions(limit: 20) { id title decidedAt decidedBy { name email } topic { name } } } }',
+    );
+    expect(status).to.equal(200);
+    expect(counter.queries()).to.equal(1);
+    expect(body.data.topic.decisions.map((d: { id: string }) => d.id)).to.deep.equal(["d1", "d2", "d4"]);
+  });
+
+  it("runs one Cypher query per root field, however deep its selection", async () => {
+    counter.reset();
+    const { body } = await service.graphql(
+      "{ topics { decisions { decidedBy { decisionsMade { topic { disagreements { participants { id } } } } } } } }",
+    );
+    expect(body.errors).to.equal(undefined);
+    expect(counter.queries()).to.equal(1);
+
+    counter.reset();
+    await service.graphql("{ topics { decisions { id } } people { openCommitments { decision { id } } } }");
+    expect(counter.queries()).to.equal(2);
+  });
+
+  it("links a decision to its decider and topic, null when there is none", async () => {
+    const { body } = await service.graphql(
+      '{ a: decision(id: "d1") { decidedBy { id } topic { id } } b: decision(id: "d5") { decidedBy { id } topic { id } } }',
+    );
+    expect(body.data).to.deep.equal({
+      a: { decidedBy: { id: "p1" }, topic: { id: "t1" } },
+      b: { decidedBy: null, topic: { id: "t3" } },
+    });
+  });
+
+  it("returns the lowest id when a single-valued link has several targets", async () => {
+    const { body } = await service.graphql(
+      '{ decision(id: "d2") { decidedBy { id } } people(limit: 1) { openCommitments { id decision { id } } } }',
+    );
+    expect(body.data.decision.decidedBy).to.deep.equal({ id: "p2" });
+    expect(body.data.people[0].openCommitments).to.deep.include({ id: "m4", decision: { id: "d2" } });
+  });
+
+  it("lists open commitments earliest dueOn first, undated last, without DONE ones", async () => {
+    const { body } = await service.graphql('{ people(limit: 1) { id openCommitments { id dueOn status owner { id } } } }');
+    expect(body.data.people).to.deep.equal([
+      {
+        id: "p1",
+        openCommitments: [
+          { id: "m4", dueOn: "2025-04-01", status: "OPEN", owner: { id: "p1" } },
+          { id: "m1", dueOn: "2025-05-01", status: "OPEN", owner: { id: "p1" } },
+          { id: "m2", dueOn: null, status: "OPEN", owner: { id: "p1" } },
+        ],
+      },
+    ]);
+  });
+
+  it("counts duplicate relationships once in lists", async () => {
+    const { body } = await service.graphql(
+      '{ disagreements(topicId: "t1") { id participants { id } } features(limit: 1) { requestedBy { id } } people(limit: 1) { decisionsMade { id } } }',
+    );
+    expect(body.data.disagreements).to.deep.equal([
+      { id: "g2", participants: [{ id: "p3" }] },
+      { id: "g1", participants: [{ id: "p1" }, { id: "p2" }] },
+    ]);
+    expect(body.data.features).to.deep.equal([{ requestedBy: [{ id: "c2" }, { id: "c1" }] }]);
+    expect(body.data.people[0].decisionsMade).to.deep.equal([{ id: "d1" }, { id: "d6" }, { id: "d3" }, { id: "d7" }]);
+  });
+
+  it("orders a topic's decisions and disagreements like the root fields", async () => {
+    const { body } = await service.graphql(
+      '{ topic(id: "t2") { decisions { id } disagreements { id topic { id } } } customers { id requestedFeatures { id owner { id } } } }',
+    );
+    expect(body.data.topic).to.deep.equal({
+      decisions: [{ id: "d6" }, { id: "d3" }],
+      disagreements: [{ id: "g3", topic: { id: "t2" } }],
+    });
+    expect(body.data.customers).to.deep.equal([
+      { id: "c2", requestedFeatures: [{ id: "f1", owner: { id: "p1" } }, { id: "f2", owner: { id: "p3" } }] },
+      { id: "c3", requestedFeatures: [] },
+      { id: "c1", requestedFeatures: [{ id: "f1", owner: { id: "p1" } }] },
+    ]);
+  });
+
+  it("applies a nested limit", async () => {
+    const { body } = await service.graphql('{ topic(id: "t1") { decisions(limit: 2) { id } } }');
+    expect(body.data.topic.decisions).to.deep.equal([{ id: "d1" }, { id: "d2" }]);
+  });
+});

@@ -1,0 +1,75 @@
+import { deleteDomainData } from "../../src/demo-data/load.js";
+import { testDatabase, testDriver } from "./test-neo4j.js";
+
+/**
+ * A small graph whose every answer is known. It holds the edge cases of contract §7: a
+ * `decidedAt` exactly at 00:00 UTC and one a millisecond before, equal timestamps (id
+ * tie-break), nulls in every nullable sort key and filter, a value stored with an offset, finer
+ * than millisecond precision, duplicate relationships, single links with several targets, and
+ * names that sort by UTF-16 code units.
+ */
+const FIXTURE = `
+CREATE (p1:Person {id: 'p1', name: 'Ada Lovelace', email: 'ada@example.com', team: 'Platform'})
+CREATE (p2:Person {id: 'p2', name: 'Brian Kernighan', team: 'Data'})
+CREATE (p3:Person {id: 'p3', name: 'Alan Turing', email: 'alan@example.com', team: 'Data'})
+
+CREATE (t1:Topic {id: 't1', name: 'Pricing', canonicalAnswer: 'Usage-based, billed monthly'})
+CREATE (t2:Topic {id: 't2', name: 'Hiring'})
+CREATE (t3:Topic {id: 't3', name: 'Observability'})
+
+CREATE (d1:Decision {id: 'd1', title: 'Adopt usage-based pricing', status: 'DECIDED',
+                     decidedAt: datetime('2025-03-31T14:05:00.123456789Z'), regretScore: 0.5})
+CREATE (d2:Decision {id: 'd2', title: 'Hire a second SRE', status: 'EXECUTED',
+                     decidedAt: datetime('2025-03-31T00:00:00Z'), regretScore: 0.2, executionGapDays: 10})
+CREATE (d3:Decision {id: 'd3', title: 'Freeze hiring', status: 'REVERSED',
+                     decidedAt: datetime('2025-03-30T23:59:59.999Z'), regretScore: 0.9, executionGapDays: 30})
+CREATE (d4:Decision {id: 'd4', title: 'Consider annual plans', status: 'PROPOSED'})
+CREATE (d5:Decision {id: 'd5', title: 'Adopt OpenTelemetry', status: 'DECIDED',
+                     decidedAt: datetime('2025-04-01T02:00:00+02:00'), regretScore: 1.0, executionGapDays: 0})
+CREATE (d6:Decision {id: 'd6', title: 'Replace the hiring pipeline', status: 'SUPERSEDED',
+                     decidedAt: datetime('2025-03-31T14:05:00.123Z')})
+CREATE (d7:Decision {id: 'd7', title: 'Undated decision', status: 'DECIDED'})
+
+CREATE (d1)-[:DECIDED_BY]->(p1), (d1)-[:ABOUT]->(t1)
+CREATE (d2)-[:DECIDED_BY]->(p3), (d2)-[:DECIDED_BY]->(p2), (d2)-[:ABOUT]->(t1)
+CREATE (d3)-[:DECIDED_BY]->(p1), (d3)-[:ABOUT]->(t2)
+CREATE (d4)-[:DECIDED_BY]->(p3), (d4)-[:ABOUT]->(t1)
+CREATE (d5)-[:ABOUT]->(t3)
+CREATE (d6)-[:DECIDED_BY]->(p1), (d6)-[:ABOUT]->(t2)
+CREATE (d7)-[:DECIDED_BY]->(p1), (d7)-[:DECIDED_BY]->(p1)
+
+CREATE (g1:Disagreement {id: 'g1', summary: 'Per-seat or usage-based?', resolved: false,
+                         raisedAt: datetime('2025-01-01T00:00:00Z')})
+CREATE (g2:Disagreement {id: 'g2', summary: 'Monthly or annual billing?', resolved: true,
+                         raisedAt: datetime('2025-02-01T09:30:00Z'), resolvedAt: datetime('2025-02-10T17:00:00Z')})
+CREATE (g3:Disagreement {id: 'g3', summary: 'Remote-first hiring?', resolved: false})
+CREATE (g1)-[:ABOUT]->(t1), (g2)-[:ABOUT]->(t1), (g3)-[:ABOUT]->(t2)
+CREATE (p2)-[:PARTICIPATED_IN]->(g1), (p1)-[:PARTICIPATED_IN]->(g1), (p1)-[:PARTICIPATED_IN]->(g1)
+CREATE (p3)-[:PARTICIPATED_IN]->(g2)
+
+CREATE (c1:Customer {id: 'c1', name: 'Initech', health: 'CHURNED'})
+CREATE (c2:Customer {id: 'c2', name: 'Acme', health: 'HEALTHY'})
+CREATE (c3:Customer {id: 'c3', name: 'Globex', health: 'AT_RISK'})
+
+CREATE (f1:Feature {id: 'f1', name: 'Audit log', stage: 'GENERALLY_AVAILABLE', team: 'Platform', shipped: true,
+                    shippedOn: date('2025-01-15')})
+CREATE (f2:Feature {id: 'f2', name: 'Bulk export', stage: 'BETA', team: 'Data', shipped: true})
+CREATE (f3:Feature {id: 'f3', name: 'Dark mode', stage: 'IDEA', shipped: false})
+CREATE (f4:Feature {id: 'f4', name: 'Zebra \\uE000', stage: 'IDEA', team: 'platform', shipped: false})
+CREATE (f5:Feature {id: 'f5', name: 'Zebra \\uD83D\\uDE00', stage: 'PLANNED', team: 'Data', shipped: false})
+CREATE (p1)-[:OWNS]->(f1), (p3)-[:OWNS]->(f2), (p2)-[:OWNS]->(f5)
+CREATE (c1)-[:REQUESTED]->(f1), (c2)-[:REQUESTED]->(f1), (c2)-[:REQUESTED]->(f1), (c2)-[:REQUESTED]->(f2)
+
+CREATE (m1:Commitment {id: 'm1', description: 'Ship the pricing page', status: 'OPEN', dueOn: date('2025-05-01')})
+CREATE (m2:Commitment {id: 'm2', description: 'Write the migration guide', status: 'OPEN'})
+CREATE (m3:Commitment {id: 'm3', description: 'Brief sales', status: 'DONE', dueOn: date('2025-03-01')})
+CREATE (m4:Commitment {id: 'm4', description: 'Open the SRE role', status: 'OPEN', dueOn: date('2025-04-01')})
+CREATE (p1)-[:COMMITTED_TO]->(m1), (p1)-[:COMMITTED_TO]->(m2), (p1)-[:COMMITTED_TO]->(m3), (p1)-[:COMMITTED_TO]->(m4)
+CREATE (m1)-[:FOLLOWS_FROM]->(d1), (m4)-[:FOLLOWS_FROM]->(d3), (m4)-[:FOLLOWS_FROM]->(d2)
+`;
+
+/** Replaces the suite database's domain data with the fixture graph. */
+export async function loadFixtures(): Promise<void> {
+  await deleteDomainData(testDriver(), testDatabase);
+  await testDriver().executeQuery(FIXTURE, {}, { database: testDatabase });
+}
