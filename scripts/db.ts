@@ -21,13 +21,17 @@ switch (command) {
       password: config.neo4j.password,
       heap: config.localNeo4j.heap,
       pageCache: config.localNeo4j.pageCache,
-      log: (line) => console.log(line),
+      log: (line) => {
+        console.log(line);
+      },
     });
     console.log(`${server.reused ? "Already running" : "Started"}: ${server.uri} (pid ${server.pid})`);
     break;
   }
   case "stop":
-    console.log((await stopLocalNeo4j(name)) ? `Stopped instance "${name}".` : `Instance "${name}" was not running.`);
+    console.log(
+      (await stopLocalNeo4j(name)) ? `Stopped instance "${name}".` : `Instance "${name}" was not running.`,
+    );
     break;
   case "status": {
     const server = await runningServer(name);

@@ -9,12 +9,15 @@ import { connectNeo4j } from "../src/neo4j/connect.js";
 const { values } = parseArgs({
   options: { size: { type: "string" }, seed: { type: "string", default: "42" } },
 });
-const config = loadConfig(values.size === undefined ? process.env : { ...process.env, DEMO_DATA_SIZE: values.size });
-const { driver } = await connectNeo4j(config, (line) => console.log(line));
+const config = loadConfig(
+  values.size === undefined ? process.env : { ...process.env, DEMO_DATA_SIZE: values.size },
+);
+const log = (line: string) => {
+  console.log(line);
+};
+const { driver } = await connectNeo4j(config, log);
 try {
-  await seedDemoData(driver, config.neo4j.database, config.localNeo4j.demoDataSize, Number(values.seed), (line) =>
-    console.log(line),
-  );
+  await seedDemoData(driver, config.neo4j.database, config.localNeo4j.demoDataSize, Number(values.seed), log);
 } finally {
   await driver.close();
 }

@@ -17,7 +17,7 @@ export interface AppDependencies {
 export interface App {
   app: Express;
   /** Stops the GraphQL server (the HTTP listener is the caller's). */
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 /**

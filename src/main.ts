@@ -36,7 +36,10 @@ async function main(): Promise<void> {
   });
   const server: Server = app.listen(config.http.port, config.http.host);
   await new Promise<void>((resolve, reject) => {
-    server.once("listening", resolve).once("error", reject);
+    server.once("listening", () => {
+      resolve();
+    });
+    server.once("error", reject);
   });
   const base = `http://${config.http.host}:${config.http.port}`;
   log(`kg-graphql is serving ${GRAPHQL_PATHS.map((path) => base + path).join(" and ")}`);

@@ -56,7 +56,9 @@ describe("nested fields on the fixture graph", () => {
   });
 
   it("lists open commitments earliest dueOn first, undated last, without DONE ones", async () => {
-    const { body } = await service.graphql('{ people(limit: 1) { id openCommitments { id dueOn status owner { id } } } }');
+    const { body } = await service.graphql(
+      "{ people(limit: 1) { id openCommitments { id dueOn status owner { id } } } }",
+    );
     expect(body.data.people).to.deep.equal([
       {
         id: "p1",
@@ -78,7 +80,12 @@ describe("nested fields on the fixture graph", () => {
       { id: "g1", participants: [{ id: "p1" }, { id: "p2" }] },
     ]);
     expect(body.data.features).to.deep.equal([{ requestedBy: [{ id: "c2" }, { id: "c1" }] }]);
-    expect(body.data.people[0].decisionsMade).to.deep.equal([{ id: "d1" }, { id: "d6" }, { id: "d3" }, { id: "d7" }]);
+    expect(body.data.people[0].decisionsMade).to.deep.equal([
+      { id: "d1" },
+      { id: "d6" },
+      { id: "d3" },
+      { id: "d7" },
+    ]);
   });
 
   it("orders a topic's decisions and disagreements like the root fields", async () => {
@@ -90,7 +97,13 @@ describe("nested fields on the fixture graph", () => {
       disagreements: [{ id: "g3", topic: { id: "t2" } }],
     });
     expect(body.data.customers).to.deep.equal([
-      { id: "c2", requestedFeatures: [{ id: "f1", owner: { id: "p1" } }, { id: "f2", owner: { id: "p3" } }] },
+      {
+        id: "c2",
+        requestedFeatures: [
+          { id: "f1", owner: { id: "p1" } },
+          { id: "f2", owner: { id: "p3" } },
+        ],
+      },
       { id: "c3", requestedFeatures: [] },
       { id: "c1", requestedFeatures: [{ id: "f1", owner: { id: "p1" } }] },
     ]);

@@ -21,28 +21,56 @@ describe("root fields on the fixture graph", () => {
 
   describe("decisions", () => {
     it("orders newest decidedAt first, ties by id, undated last", async () => {
-      expect(await ids(service, "{ decisions { id } }")).to.deep.equal(["d5", "d1", "d6", "d2", "d3", "d4", "d7"]);
+      expect(await ids(service, "{ decisions { id } }")).to.deep.equal([
+        "d5",
+        "d1",
+        "d6",
+        "d2",
+        "d3",
+        "d4",
+        "d7",
+      ]);
     });
 
     it("keeps decisions on or after 00:00 UTC of `since` (a millisecond before is out)", async () => {
-      expect(await ids(service, '{ decisions(since: "2025-03-31") { id } }')).to.deep.equal(["d5", "d1", "d6", "d2"]);
+      expect(await ids(service, '{ decisions(since: "2025-03-31") { id } }')).to.deep.equal([
+        "d5",
+        "d1",
+        "d6",
+        "d2",
+      ]);
       expect(await ids(service, '{ decisions(since: "2025-04-02") { id } }')).to.deep.equal([]);
     });
 
     it("takes `since` as a variable", async () => {
       expect(
-        await ids(service, "query ($since: Date) { decisions(since: $since) { id } }", { since: "2025-04-01" }),
+        await ids(service, "query ($since: Date) { decisions(since: $since) { id } }", {
+          since: "2025-04-01",
+        }),
       ).to.deep.equal(["d5"]);
     });
 
     it("filters by regretScoreMin inclusively and never matches a null score", async () => {
-      expect(await ids(service, "{ decisions(regretScoreMin: 0.5) { id } }")).to.deep.equal(["d5", "d1", "d3"]);
-      expect(await ids(service, "{ decisions(regretScoreMin: 0) { id } }")).to.deep.equal(["d5", "d1", "d2", "d3"]);
+      expect(await ids(service, "{ decisions(regretScoreMin: 0.5) { id } }")).to.deep.equal([
+        "d5",
+        "d1",
+        "d3",
+      ]);
+      expect(await ids(service, "{ decisions(regretScoreMin: 0) { id } }")).to.deep.equal([
+        "d5",
+        "d1",
+        "d2",
+        "d3",
+      ]);
     });
 
     it("filters by executionGapDaysMin inclusively and never matches a null gap", async () => {
       expect(await ids(service, "{ decisions(executionGapDaysMin: 10) { id } }")).to.deep.equal(["d2", "d3"]);
-      expect(await ids(service, "{ decisions(executionGapDaysMin: 0) { id } }")).to.deep.equal(["d5", "d2", "d3"]);
+      expect(await ids(service, "{ decisions(executionGapDaysMin: 0) { id } }")).to.deep.equal([
+        "d5",
+        "d2",
+        "d3",
+      ]);
     });
 
     it("filters by status and by topicId, and combines filters", async () => {
@@ -81,7 +109,10 @@ describe("root fields on the fixture graph", () => {
     });
 
     it("refuses a malformed Date and an unknown enum value", async () => {
-      for (const query of ['{ decisions(since: "31/03/2025") { id } }', "{ decisions(status: MAYBE) { id } }"]) {
+      for (const query of [
+        '{ decisions(since: "31/03/2025") { id } }',
+        "{ decisions(status: MAYBE) { id } }",
+      ]) {
         const { body } = await service.graphql(query);
         expect(body.data).to.equal(undefined);
         expect(body.errors).to.have.length(1);
@@ -99,7 +130,9 @@ describe("root fields on the fixture graph", () => {
     });
 
     it("answers null with 200 for an id that does not exist", async () => {
-      const { status, body } = await service.graphql('{ decision(id: "nope") { id } topic(id: "d1") { id } }');
+      const { status, body } = await service.graphql(
+        '{ decision(id: "nope") { id } topic(id: "d1") { id } }',
+      );
       expect(status).to.equal(200);
       expect(body).to.deep.equal({ data: { decision: null, topic: null } });
     });
@@ -157,11 +190,15 @@ describe("root fields on the fixture graph", () => {
       expect(await ids(service, "{ disagreements { id } }")).to.deep.equal(["g2", "g1", "g3"]);
       expect(await ids(service, '{ disagreements(topicId: "t1") { id } }')).to.deep.equal(["g2", "g1"]);
       expect(await ids(service, "{ disagreements(resolved: false) { id } }")).to.deep.equal(["g1", "g3"]);
-      expect(await ids(service, '{ disagreements(topicId: "t1", resolved: true) { id } }')).to.deep.equal(["g2"]);
+      expect(await ids(service, '{ disagreements(topicId: "t1", resolved: true) { id } }')).to.deep.equal([
+        "g2",
+      ]);
     });
 
     it("returns raisedAt and resolvedAt in UTC with milliseconds", async () => {
-      const { body } = await service.graphql('{ disagreements(topicId: "t1", resolved: true) { raisedAt resolvedAt } }');
+      const { body } = await service.graphql(
+        '{ disagreements(topicId: "t1", resolved: true) { raisedAt resolvedAt } }',
+      );
       expect(body.data.disagreements).to.deep.equal([
         { raisedAt: "2025-02-01T09:30:00.000Z", resolvedAt: "2025-02-10T17:00:00.000Z" },
       ]);

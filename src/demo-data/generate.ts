@@ -3,23 +3,58 @@ import type { GraphSize } from "./sizes.js";
 
 // Rows as the loader writes them: temporal values as ISO strings (converted by `datetime()` /
 // `date()` in Cypher), links as the ids of their targets.
-export interface PersonRow { id: string; name: string; email: string | null; team: string | null }
-export interface TopicRow { id: string; name: string; canonicalAnswer: string | null }
-export interface CustomerRow { id: string; name: string; health: string }
+export interface PersonRow {
+  id: string;
+  name: string;
+  email: string | null;
+  team: string | null;
+}
+export interface TopicRow {
+  id: string;
+  name: string;
+  canonicalAnswer: string | null;
+}
+export interface CustomerRow {
+  id: string;
+  name: string;
+  health: string;
+}
 export interface DecisionRow {
-  id: string; title: string; status: string; decidedAt: string | null; regretScore: number | null;
-  executionGapDays: number | null; decidedBy: string | null; topic: string | null;
+  id: string;
+  title: string;
+  status: string;
+  decidedAt: string | null;
+  regretScore: number | null;
+  executionGapDays: number | null;
+  decidedBy: string | null;
+  topic: string | null;
 }
 export interface FeatureRow {
-  id: string; name: string; stage: string; team: string | null; shipped: boolean; shippedOn: string | null;
-  owner: string | null; requestedBy: string[];
+  id: string;
+  name: string;
+  stage: string;
+  team: string | null;
+  shipped: boolean;
+  shippedOn: string | null;
+  owner: string | null;
+  requestedBy: string[];
 }
 export interface DisagreementRow {
-  id: string; summary: string; resolved: boolean; raisedAt: string | null; resolvedAt: string | null;
-  topic: string | null; participants: string[];
+  id: string;
+  summary: string;
+  resolved: boolean;
+  raisedAt: string | null;
+  resolvedAt: string | null;
+  topic: string | null;
+  participants: string[];
 }
 export interface CommitmentRow {
-  id: string; description: string; status: string; dueOn: string | null; owner: string | null; decision: string | null;
+  id: string;
+  description: string;
+  status: string;
+  dueOn: string | null;
+  owner: string | null;
+  decision: string | null;
 }
 
 /** One lazy row stream per label; each call starts the label's stream afresh. */
@@ -33,12 +68,100 @@ export interface DemoGraph {
   commitments(): Iterable<CommitmentRow>;
 }
 
-const TEAMS = ["Platform", "Payments", "Growth", "Mobile", "Data", "Security", "Search", "Billing", "Identity", "Infrastructure", "Support Tools", "Design Systems"];
-const AREAS = ["Pricing", "Onboarding", "Checkout", "Search ranking", "Data retention", "Incident response", "API versioning", "Mobile releases", "Access control", "Observability", "Hiring", "Vendor selection", "Localisation", "Billing", "Reporting", "Notifications", "Caching", "Storage", "Experimentation", "Accessibility"];
-const QUALIFIERS = ["for enterprise accounts", "in the EU", "for the public API", "on mobile", "for self-serve customers", "in the data warehouse", "for partners", "across regions", "for internal tools", "in the next fiscal year"];
-const VERBS = ["Adopt", "Retire", "Migrate to", "Standardise on", "Pilot", "Deprecate", "Build", "Buy", "Outsource", "Consolidate"];
-const THINGS = ["Kafka", "PostgreSQL", "a feature-flag service", "usage-based pricing", "SSO via SAML", "a design system", "weekly releases", "GraphQL", "on-call rotations", "a shared analytics model", "Kubernetes", "an external payments provider", "regional data residency", "a status page", "contract tests"];
-const FEATURE_NOUNS = ["export", "audit log", "dashboard", "webhooks", "SSO", "bulk edit", "approval flow", "dark mode", "usage report", "sandbox", "role templates", "API tokens", "alerts", "custom fields", "data import"];
+const TEAMS = [
+  "Platform",
+  "Payments",
+  "Growth",
+  "Mobile",
+  "Data",
+  "Security",
+  "Search",
+  "Billing",
+  "Identity",
+  "Infrastructure",
+  "Support Tools",
+  "Design Systems",
+];
+const AREAS = [
+  "Pricing",
+  "Onboarding",
+  "Checkout",
+  "Search ranking",
+  "Data retention",
+  "Incident response",
+  "API versioning",
+  "Mobile releases",
+  "Access control",
+  "Observability",
+  "Hiring",
+  "Vendor selection",
+  "Localisation",
+  "Billing",
+  "Reporting",
+  "Notifications",
+  "Caching",
+  "Storage",
+  "Experimentation",
+  "Accessibility",
+];
+const QUALIFIERS = [
+  "for enterprise accounts",
+  "in the EU",
+  "for the public API",
+  "on mobile",
+  "for self-serve customers",
+  "in the data warehouse",
+  "for partners",
+  "across regions",
+  "for internal tools",
+  "in the next fiscal year",
+];
+const VERBS = [
+  "Adopt",
+  "Retire",
+  "Migrate to",
+  "Standardise on",
+  "Pilot",
+  "Deprecate",
+  "Build",
+  "Buy",
+  "Outsource",
+  "Consolidate",
+];
+const THINGS = [
+  "Kafka",
+  "PostgreSQL",
+  "a feature-flag service",
+  "usage-based pricing",
+  "SSO via SAML",
+  "a design system",
+  "weekly releases",
+  "GraphQL",
+  "on-call rotations",
+  "a shared analytics model",
+  "Kubernetes",
+  "an external payments provider",
+  "regional data residency",
+  "a status page",
+  "contract tests",
+];
+const FEATURE_NOUNS = [
+  "export",
+  "audit log",
+  "dashboard",
+  "webhooks",
+  "SSO",
+  "bulk edit",
+  "approval flow",
+  "dark mode",
+  "usage report",
+  "sandbox",
+  "role templates",
+  "API tokens",
+  "alerts",
+  "custom fields",
+  "data import",
+];
 const DECISION_STATUS = ["PROPOSED", "DECIDED", "EXECUTED", "REVERSED", "SUPERSEDED"] as const;
 const STAGES = ["IDEA", "PLANNED", "IN_PROGRESS", "BETA", "GENERALLY_AVAILABLE", "SUNSET"] as const;
 const HEALTH = ["HEALTHY", "AT_RISK", "CRITICAL", "CHURNED"] as const;
@@ -61,12 +184,14 @@ export function generateDemoGraph(size: GraphSize, seed = 42): DemoGraph {
     f.seed([seed, label]);
     return f;
   };
-  const id = (prefix: string, count: number) => (i: number) => `${prefix}-${pad(i + 1, String(count).length)}`;
+  const id = (prefix: string, count: number) => (i: number) =>
+    `${prefix}-${pad(i + 1, String(count).length)}`;
   const personId = id("person", size.people);
   const topicId = id("topic", size.topics);
   const customerId = id("customer", size.customers);
   const decisionId = id("decision", size.decisions);
-  const pick = (f: Faker, count: number, toId: (i: number) => string) => toId(f.number.int({ max: count - 1 }));
+  const pick = (f: Faker, count: number, toId: (i: number) => string) =>
+    toId(f.number.int({ max: count - 1 }));
   const instant = (f: Faker, fromDaysAgo: number, toDaysAgo = 0) =>
     new Date(NOW - f.number.int({ min: toDaysAgo * DAY_MS, max: fromDaysAgo * DAY_MS })).toISOString();
   const maybe = <T>(f: Faker, probability: number, value: () => T): T | null =>
@@ -81,7 +206,9 @@ export function generateDemoGraph(size: GraphSize, seed = 42): DemoGraph {
         yield {
           id: personId(i),
           name: `${first} ${last}`,
-          email: maybe(f, 0.95, () => f.internet.email({ firstName: first, lastName: last, provider: "example.com" }).toLowerCase()),
+          email: maybe(f, 0.95, () =>
+            f.internet.email({ firstName: first, lastName: last, provider: "example.com" }).toLowerCase(),
+          ),
           team: maybe(f, 0.97, () => f.helpers.arrayElement(TEAMS)),
         };
       }
@@ -103,7 +230,9 @@ export function generateDemoGraph(size: GraphSize, seed = 42): DemoGraph {
         yield {
           id: customerId(i),
           name: f.company.name(),
-          health: f.helpers.weightedArrayElement(HEALTH.map((value, w) => ({ value, weight: [70, 18, 8, 4][w] ?? 1 }))),
+          health: f.helpers.weightedArrayElement(
+            HEALTH.map((value, w) => ({ value, weight: [70, 18, 8, 4][w] ?? 1 })),
+          ),
         };
       }
     },
@@ -120,7 +249,9 @@ export function generateDemoGraph(size: GraphSize, seed = 42): DemoGraph {
           status,
           // Proposals are not decided yet; a few old decisions were recorded without a date.
           decidedAt: status === "PROPOSED" ? null : maybe(f, 0.97, () => instant(f, 5 * 365)),
-          regretScore: executed ? maybe(f, 0.7, () => Math.round(f.number.float({ min: 0, max: 1 }) * 100) / 100) : null,
+          regretScore: executed
+            ? maybe(f, 0.7, () => Math.round(f.number.float({ min: 0, max: 1 }) * 100) / 100)
+            : null,
           executionGapDays: executed ? f.number.int({ min: 0, max: 180 }) : null,
           decidedBy: maybe(f, 0.98, () => pick(f, size.people, personId)),
           topic: maybe(f, 0.99, () => pick(f, size.topics, topicId)),
@@ -141,7 +272,9 @@ export function generateDemoGraph(size: GraphSize, seed = 42): DemoGraph {
           shipped,
           shippedOn: shipped ? maybe(f, 0.9, () => instant(f, 3 * 365).slice(0, 10)) : null,
           owner: maybe(f, 0.95, () => pick(f, size.people, personId)),
-          requestedBy: [...new Set(Array.from({ length: requests }, () => pick(f, size.customers, customerId)))],
+          requestedBy: [
+            ...new Set(Array.from({ length: requests }, () => pick(f, size.customers, customerId))),
+          ],
         };
       }
     },
@@ -158,7 +291,9 @@ export function generateDemoGraph(size: GraphSize, seed = 42): DemoGraph {
           raisedAt,
           resolvedAt: resolved && raisedAt !== null ? instant(f, 29, 0) : null,
           topic: maybe(f, 0.99, () => pick(f, size.topics, topicId)),
-          participants: [...new Set(Array.from({ length: participants }, () => pick(f, size.people, personId)))],
+          participants: [
+            ...new Set(Array.from({ length: participants }, () => pick(f, size.people, personId))),
+          ],
         };
       }
     },
@@ -168,7 +303,9 @@ export function generateDemoGraph(size: GraphSize, seed = 42): DemoGraph {
         yield {
           id: id("commitment", size.commitments)(i),
           description: `${f.hacker.verb()} the ${f.hacker.noun()} ${f.helpers.arrayElement(QUALIFIERS)}`,
-          status: f.helpers.weightedArrayElement(COMMITMENT_STATUS.map((value, w) => ({ value, weight: [45, 45, 10][w] ?? 1 }))),
+          status: f.helpers.weightedArrayElement(
+            COMMITMENT_STATUS.map((value, w) => ({ value, weight: [45, 45, 10][w] ?? 1 })),
+          ),
           dueOn: maybe(f, 0.9, () => instant(f, 365, -180).slice(0, 10)),
           owner: maybe(f, 0.97, () => pick(f, size.people, personId)),
           decision: maybe(f, 0.95, () => pick(f, size.decisions, decisionId)),

@@ -43,7 +43,15 @@ const STATEMENTS = {
 } as const satisfies Record<keyof DemoGraph, string>;
 
 /** Load order: a label's links point only at labels loaded before it. */
-const ORDER: (keyof DemoGraph)[] = ["people", "topics", "customers", "decisions", "features", "disagreements", "commitments"];
+const ORDER: (keyof DemoGraph)[] = [
+  "people",
+  "topics",
+  "customers",
+  "decisions",
+  "features",
+  "disagreements",
+  "commitments",
+];
 
 /**
  * Writes the demo graph in batches of {@link BATCH_SIZE} rows. Expects the constraints of
@@ -80,7 +88,9 @@ export async function deleteDomainData(driver: Driver, database: string): Promis
   const session = driver.session({ database });
   try {
     // CALL { … } IN TRANSACTIONS needs an implicit (auto-commit) transaction: session.run.
-    await session.run(`MATCH (n) WHERE NOT n:ApiKey CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS`);
+    await session.run(
+      `MATCH (n) WHERE NOT n:ApiKey CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS`,
+    );
   } finally {
     await session.close();
   }
@@ -88,6 +98,10 @@ export async function deleteDomainData(driver: Driver, database: string): Promis
 
 /** True when the database holds no domain node yet. */
 export async function isDomainEmpty(driver: Driver, database: string): Promise<boolean> {
-  const { records } = await driver.executeQuery(`MATCH (n) WHERE NOT n:ApiKey RETURN count(n) = 0 AS empty`, {}, { database });
+  const { records } = await driver.executeQuery(
+    `MATCH (n) WHERE NOT n:ApiKey RETURN count(n) = 0 AS empty`,
+    {},
+    { database },
+  );
   return records[0]?.get("empty") === true;
 }

@@ -12,7 +12,10 @@ export const ERROR_CATALOGUE = {
   method_not_allowed: { status: 405, message: "The GraphQL endpoint accepts POST requests only." },
   request_timeout: { status: 408, message: "The request body did not arrive within 10 seconds." },
   payload_too_large: { status: 413, message: "The request body is larger than 65,536 bytes." },
-  unsupported_media_type: { status: 415, message: "Send the request body as Content-Type: application/json." },
+  unsupported_media_type: {
+    status: 415,
+    message: "Send the request body as Content-Type: application/json.",
+  },
   invalid_json: { status: 422, message: "The request body is not valid JSON." },
   query_too_long: { status: 422, message: "The query is longer than 10,000 characters." },
   parse_error: { status: 422, message: "The query is not valid GraphQL." },
@@ -28,7 +31,10 @@ export const ERROR_CATALOGUE = {
     status: 500,
     message: "Something went wrong on our side. Quote the request id when you report it.",
   },
-  service_unavailable: { status: 503, message: "The database cannot be reached right now. Try again shortly." },
+  service_unavailable: {
+    status: 503,
+    message: "The database cannot be reached right now. Try again shortly.",
+  },
   query_timeout: { status: 504, message: "The query ran past the server's time limit." },
 } as const satisfies Record<string, { status: number; message: string }>;
 

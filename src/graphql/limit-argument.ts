@@ -51,12 +51,15 @@ export function findLimitViolations(
         walk(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value));
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         const typeCondition = selection.typeCondition?.name.value;
-        walk(selection.selectionSet, typeCondition === undefined ? parentType : schema.getType(typeCondition));
+        walk(
+          selection.selectionSet,
+          typeCondition === undefined ? parentType : schema.getType(typeCondition),
+        );
       } else if (isObjectType(parentType) || isInterfaceType(parentType)) {
         const field = parentType.getFields()[selection.name.value];
         if (field === undefined) continue;
         if (field.args.some((arg) => arg.name === "limit")) {
-          const limit = getArgumentValues(field, selection, variables).limit as unknown;
+          const limit = getArgumentValues(field, selection, variables).limit;
           if (typeof limit === "number" && (limit < LIMIT_MIN || limit > LIMIT_MAX)) {
             violations.push(
               new GraphQLError(
@@ -92,7 +95,8 @@ export const limitArgumentPlugin: ApolloServerPlugin = {
         if (operation === undefined) return Promise.resolve();
         const violations = findLimitViolations(schema, document, operation, request.variables);
         // Apollo answers with the one error thrown here: report the first violation.
-        if (violations.length > 0) throw violations[0];
+        const [first] = violations;
+        if (first !== undefined) throw first;
         return Promise.resolve();
       },
     });

@@ -38,5 +38,6 @@ async function warmUp(schema: GraphQLSchema, database: string): Promise<void> {
     document: parse("{ topics(limit: 1) { id } }"),
     contextValue: { sessionConfig: { database } },
   });
-  if (result.errors !== undefined) throw result.errors[0];
+  const [error] = result.errors ?? [];
+  if (error !== undefined) throw error;
 }

@@ -2,6 +2,7 @@ import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import type { Neo4jGraphQLContext } from "@neo4j/graphql";
 import type { GraphQLSchema } from "graphql";
+import { KnownOperationTypeRule } from "./known-operation-type.js";
 import { limitArgumentPlugin } from "./limit-argument.js";
 
 /** What each request hands the Neo4j GraphQL Library. */
@@ -21,6 +22,7 @@ export function createGraphQLServer(schema: GraphQLSchema): ApolloServer<Request
     // Stacks name files and lines of the server: never in a response (contract §3).
     includeStacktraceInErrorResponses: false,
     // Non-POST requests never reach Apollo (405); its landing page has no route to be served on.
+    validationRules: [KnownOperationTypeRule],
     plugins: [ApolloServerPluginLandingPageDisabled(), limitArgumentPlugin],
   });
 }

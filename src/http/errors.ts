@@ -24,14 +24,14 @@ export const notFound: RequestHandler = (_req, _res, next) => {
   next(new ApiError("not_found"));
 };
 
-// Express recognises error handlers by their four parameters.
 type BodyParserError = Error & { type?: string };
 
 /**
- * The last stage: contract errors are sent as they are; body-parser's are mapped to their codes;
+ * The last stage (Express recognises an error handler by its four parameters): contract errors are sent as they are; body-parser's are mapped to their codes;
  * anything else is a bug, logged with the request id and answered with a masked 500.
  */
 export function errorHandler(logError: (message: string, error: unknown) => void): ErrorRequestHandler {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- Express needs all four parameters
   return (error: unknown, _req, res, _next) => {
     if (res.headersSent) return;
     if (error instanceof ApiError) {
@@ -39,9 +39,13 @@ export function errorHandler(logError: (message: string, error: unknown) => void
       return;
     }
     const type = (error as BodyParserError | undefined)?.type;
-    if (type === "entity.too.large") return sendApiError(res, new ApiError("payload_too_large"));
-    if (type === "entity.parse.failed") return sendApiError(res, new ApiError("invalid_json"));
-    logError(`request ${res.locals.requestId} failed`, error);
-    sendApiError(res, new ApiError("internal_error"));
+    if (type === "entity.too.large") {
+      sendApiError(res, new ApiError("payload_too_large"));
+    } else if (type === "entity.parse.failed") {
+      sendApiError(res, new ApiError("invalid_json"));
+    } else {
+      logError(`request ${res.locals.requestId} failed`, error);
+      sendApiError(res, new ApiError("internal_error"));
+    }
   };
 }

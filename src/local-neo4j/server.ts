@@ -69,7 +69,8 @@ export async function startLocalNeo4j(options: LocalNeo4jOptions): Promise<Local
 
   const home = await ensureNeo4jInstalled(log);
   const dir = instanceDir(options.name);
-  for (const sub of ["conf", "data", "logs", "run", "import"]) await mkdir(join(dir, sub), { recursive: true });
+  for (const sub of ["conf", "data", "logs", "run", "import"])
+    await mkdir(join(dir, sub), { recursive: true });
   await writeFile(join(dir, "conf", "neo4j.conf"), neo4jConf(options, home, dir));
 
   const started = Date.now();
@@ -99,7 +100,10 @@ export async function startLocalNeo4j(options: LocalNeo4jOptions): Promise<Local
   const pid = child.pid;
   if (pid === undefined) throw new Error("could not start java: is Java 17 installed and on PATH?");
   child.unref();
-  await writeFile(pidFile(options.name), JSON.stringify({ pid, boltPort: options.boltPort } satisfies RunningServer));
+  await writeFile(
+    pidFile(options.name),
+    JSON.stringify({ pid, boltPort: options.boltPort } satisfies RunningServer),
+  );
 
   await waitUntilReady(options, uri, pid);
   log(`Neo4j ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -189,7 +193,9 @@ async function waitUntilReady(options: LocalNeo4jOptions, uri: string, pid: numb
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     if (!isAlive(pid)) {
-      throw new Error(`Neo4j exited during start-up; see ${consoleLog(options.name)}\n${await logTail(options.name)}`);
+      throw new Error(
+        `Neo4j exited during start-up; see ${consoleLog(options.name)}\n${await logTail(options.name)}`,
+      );
     }
     const state = await probe(uri, options);
     if (state === "ready") return;
@@ -199,7 +205,8 @@ async function waitUntilReady(options: LocalNeo4jOptions, uri: string, pid: numb
           `to start afresh, or set NEO4J_PASSWORD to its password.`,
       );
     }
-    if (Date.now() > deadline) throw new Error(`Neo4j did not answer on ${uri} within ${READY_TIMEOUT_MS / 1000} s`);
+    if (Date.now() > deadline)
+      throw new Error(`Neo4j did not answer on ${uri} within ${READY_TIMEOUT_MS / 1000} s`);
     await sleep(POLL_INTERVAL_MS);
   }
 }
@@ -209,10 +216,14 @@ type ProbeResult = "ready" | "unavailable" | "unauthorized";
 async function probe(uri: string, options: LocalNeo4jOptions): Promise<ProbeResult> {
   if (!existsSync(passwordMarker(options.name))) {
     const initial = await tryQuery(uri, INITIAL_PASSWORD, async (driver) => {
-      await driver.executeQuery(`ALTER CURRENT USER SET PASSWORD FROM $old TO $new`, {
-        old: INITIAL_PASSWORD,
-        new: options.password,
-      }, { database: "system" });
+      await driver.executeQuery(
+        `ALTER CURRENT USER SET PASSWORD FROM $old TO $new`,
+        {
+          old: INITIAL_PASSWORD,
+          new: options.password,
+        },
+        { database: "system" },
+      );
     });
     if (initial === "unavailable") return initial;
     await writeFile(passwordMarker(options.name), "");
@@ -236,7 +247,8 @@ async function tryQuery(
     await work(driver);
     return "ready";
   } catch (error) {
-    if (error instanceof Neo4jError && error.code === "Neo.ClientError.Security.Unauthorized") return "unauthorized";
+    if (error instanceof Neo4jError && error.code === "Neo.ClientError.Security.Unauthorized")
+      return "unauthorized";
     return "unavailable";
   } finally {
     await driver.close();

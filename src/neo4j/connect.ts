@@ -25,7 +25,9 @@ export async function connectNeo4j(config: Config, log: (line: string) => void):
       pageCache: config.localNeo4j.pageCache,
       log,
     });
-    log(`${server.reused ? "Using the running" : "Started a"} local Neo4j at ${server.uri} (pid ${server.pid})`);
+    log(
+      `${server.reused ? "Using the running" : "Started a"} local Neo4j at ${server.uri} (pid ${server.pid})`,
+    );
     uri = server.uri;
   }
   const driver = createDriver(

@@ -28,15 +28,19 @@ export async function startService(driver: Driver = testDriver()): Promise<Runni
     logError: () => undefined,
   });
   const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => {
-      resolve(s);
+    const listener = app.listen(0, "127.0.0.1", () => {
+      resolve(listener);
     });
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const request = async (path: string, init?: RequestInit): Promise<WireResponse> => {
     const response = await fetch(url + path, init);
     const text = await response.text();
-    return { status: response.status, headers: response.headers, body: text === "" ? undefined : JSON.parse(text) };
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: text === "" ? undefined : JSON.parse(text),
+    };
   };
   return {
     url,
