@@ -14,6 +14,7 @@ const config = loadConfig({
   LOCAL_NEO4J_BOLT_PORT: process.env.TEST_NEO4J_BOLT_PORT ?? "7697",
 });
 export const testDatabase = config.neo4j.database;
+export const testPassword = config.neo4j.password;
 
 let driver: Driver | undefined;
 let startedHere = false;

@@ -1,0 +1,53 @@
+import { expect } from "chai";
+import { ConfigError, loadConfig } from "../src/config.js";
+import { chooseRequestId } from "../src/http/request-id.js";
+import { splitStatements } from "../src/neo4j/apply-cypher.js";
+
+describe("loadConfig", () => {
+  it("has defaults that make npm start work on a fresh machine", () => {
+    const config = loadConfig({});
+    expect(config.http).to.deep.equal({ host: "127.0.0.1", port: 4000 });
+    expect(config.neo4j.uri).to.equal(undefined);
+    expect(config.neo4j.queryTimeoutMs).to.equal(10_000);
+  });
+
+  it("reads and coerces the environment, an empty value meaning unset", () => {
+    const config = loadConfig({ PORT: "8080", NEO4J_URI: "neo4j://db:7687", NEO4J_QUERY_TIMEOUT_MS: "2500" });
+    expect(config.http.port).to.equal(8080);
+    expect(config.neo4j.uri).to.equal("neo4j://db:7687");
+    expect(config.neo4j.queryTimeoutMs).to.equal(2500);
+    expect(loadConfig({ NEO4J_URI: "" }).neo4j.uri).to.equal(undefined);
+  });
+
+  it("names every invalid setting", () => {
+    expect(() => loadConfig({ PORT: "70000", NEO4J_PASSWORD: "short", DEMO_DATA_SIZE: "huge" }))
+      .to.throw(ConfigError)
+      .with.property("message")
+      .that.matches(/PORT/)
+      .and.matches(/NEO4J_PASSWORD/)
+      .and.matches(/DEMO_DATA_SIZE/);
+  });
+});
+
+describe("chooseRequestId", () => {
+  it("keeps 1 to 128 characters of [A-Za-z0-9._:-]", () => {
+    expect(chooseRequestId("a")).to.equal("a");
+    expect(chooseRequestId("x".repeat(128))).to.equal("x".repeat(128));
+  });
+
+  it("generates a UUID for a missing, empty, too long or unsafe value", () => {
+    for (const value of [undefined, "", "x".repeat(129), "a b", "é"]) {
+      expect(chooseRequestId(value)).to.match(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+      );
+    }
+  });
+});
+
+describe("splitStatements", () => {
+  it("drops comment lines and splits at a semicolon ending a line", () => {
+    expect(
+      splitStatements("// a comment\nCREATE INDEX a;\nCREATE INDEX b\n  FOR (n) ON (n.x);\n\n// end\n"),
+    ).to.deep.equal(["CREATE INDEX a", "CREATE INDEX b\n  FOR (n) ON (n.x)"]);
+  });
+});
