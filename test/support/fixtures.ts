@@ -6,7 +6,7 @@ import { testDatabase, testDriver } from "./test-neo4j.js";
  * `decidedAt` exactly at 00:00 UTC and one a millisecond before, equal timestamps (id
  * tie-break), nulls in every nullable sort key and filter, a value stored with an offset, finer
  * than millisecond precision, duplicate relationships, single links with several targets, and
- * names that sort by UTF-16 code units.
+ * names whose code-point and UTF-16 orders differ.
  */
 const FIXTURE = `
 CREATE (p1:Person {id: 'p1', name: 'Ada Lovelace', email: 'ada@example.com', team: 'Platform'})
