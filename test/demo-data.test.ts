@@ -1,21 +1,13 @@
 import { expect } from "chai";
 import { generateDemoGraph, type DemoGraph } from "../src/demo-data/generate.js";
-import { isDomainEmpty } from "../src/demo-data/load.js";
+import { DEMO_LABELS, isDomainEmpty } from "../src/demo-data/load.js";
 import { seedDemoData } from "../src/demo-data/seed.js";
 import { graphSizes } from "../src/demo-data/sizes.js";
 import { loadFixtures } from "./support/fixtures.js";
 import { startService, type RunningService } from "./support/service.js";
 import { testDatabase, testDriver } from "./support/test-neo4j.js";
 
-const labels: (keyof DemoGraph)[] = [
-  "people",
-  "topics",
-  "customers",
-  "decisions",
-  "features",
-  "disagreements",
-  "commitments",
-];
+const labels = DEMO_LABELS;
 const rows = (graph: DemoGraph) => Object.fromEntries(labels.map((label) => [label, [...graph[label]()]]));
 
 describe("demo data", () => {

@@ -42,8 +42,8 @@ const STATEMENTS = {
     CALL (c, row) { MATCH (d:Decision {id: row.decision}) CREATE (c)-[:FOLLOWS_FROM]->(d) }`,
 } as const satisfies Record<keyof DemoGraph, string>;
 
-/** Load order: a label's links point only at labels loaded before it. */
-const ORDER: (keyof DemoGraph)[] = [
+/** Every label of the demo graph in load order: a label's links point only at labels loaded before it. */
+export const DEMO_LABELS: readonly (keyof DemoGraph)[] = [
   "people",
   "topics",
   "customers",
@@ -64,7 +64,7 @@ export async function loadDemoGraph(
   graph: DemoGraph,
   counts: Record<keyof DemoGraph, number>,
 ): Promise<void> {
-  for (const label of ORDER) {
+  for (const label of DEMO_LABELS) {
     const progress = progressLine(label, counts[label]);
     let batch: unknown[] = [];
     let done = 0;
