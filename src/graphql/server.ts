@@ -2,11 +2,12 @@ import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import type { Neo4jGraphQLContext } from "@neo4j/graphql";
 import type { GraphQLSchema } from "graphql";
+import { contractErrorsPlugin } from "./contract-errors.js";
 import { KnownOperationTypeRule } from "./known-operation-type.js";
 import { limitArgumentPlugin } from "./limit-argument.js";
 
-/** What each request hands the Neo4j GraphQL Library. */
-export type RequestContext = Neo4jGraphQLContext;
+/** What each request hands the Neo4j GraphQL Library, plus the request id for error bodies. */
+export type RequestContext = Neo4jGraphQLContext & { requestId: string };
 
 export interface ExecutionSettings {
   database: string;
@@ -23,7 +24,11 @@ export function createGraphQLServer(schema: GraphQLSchema): ApolloServer<Request
     includeStacktraceInErrorResponses: false,
     // Non-POST requests never reach Apollo (405); its landing page has no route to be served on.
     validationRules: [KnownOperationTypeRule],
-    plugins: [ApolloServerPluginLandingPageDisabled(), limitArgumentPlugin],
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      limitArgumentPlugin,
+      contractErrorsPlugin((context) => (context as RequestContext).requestId),
+    ],
   });
 }
 
@@ -34,6 +39,7 @@ export function createGraphQLServer(schema: GraphQLSchema): ApolloServer<Request
  */
 export function requestContext(settings: ExecutionSettings, requestId: string): RequestContext {
   return {
+    requestId,
     sessionConfig: { database: settings.database },
     transaction: { timeout: settings.queryTimeoutMs, metadata: { app: "kg-graphql", requestId } },
   };
