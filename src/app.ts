@@ -4,6 +4,12 @@ import type { GraphQLSchema } from "graphql";
 import { createGraphQLServer, requestContext, type ExecutionSettings } from "./graphql/server.js";
 import { errorHandler, notFound, onlyPost } from "./http/errors.js";
 import { assignRequestId } from "./http/request-id.js";
+import {
+  parseGraphQLBody,
+  readBodyText,
+  refuseAnnouncedOversizedBody,
+  requireJsonBody,
+} from "./http/request-body.js";
 
 /** Both paths serve the same endpoint: application host and dedicated API host (contract §2). */
 export const GRAPHQL_PATHS = ["/api/v1/graphql", "/v1/graphql"];
@@ -21,7 +27,8 @@ export interface App {
 }
 
 /**
- * The request pipeline, in the order a request meets it: request id → method/path → body →
+ * The request pipeline, in the order a request meets it (contract §3's order of checks):
+ * request id → method/path → media type → size → JSON and request shape → query length →
  * GraphQL (parse, validate, `limit` check, execute as one Cypher query) → errors.
  */
 export async function createApp({ schema, execution, logError }: AppDependencies): Promise<App> {
@@ -34,7 +41,10 @@ export async function createApp({ schema, execution, logError }: AppDependencies
   app.all(
     GRAPHQL_PATHS,
     onlyPost,
-    express.json({ limit: 65_536 }),
+    requireJsonBody,
+    refuseAnnouncedOversizedBody,
+    readBodyText,
+    parseGraphQLBody,
     expressMiddleware(graphql, {
       context: ({ res }) => Promise.resolve(requestContext(execution, res.locals.requestId)),
     }),

@@ -24,7 +24,7 @@ export const notFound: RequestHandler = (_req, _res, next) => {
   next(new ApiError("not_found"));
 };
 
-type BodyParserError = Error & { type?: string };
+type BodyParserError = Error & { type?: string; status?: number };
 
 /**
  * The last stage (Express recognises an error handler by its four parameters): contract errors are sent as they are; body-parser's are mapped to their codes;
@@ -38,11 +38,15 @@ export function errorHandler(logError: (message: string, error: unknown) => void
       sendApiError(res, error);
       return;
     }
-    const type = (error as BodyParserError | undefined)?.type;
+    const { type, status } = (error ?? {}) as BodyParserError;
     if (type === "entity.too.large") {
+      res.set("Connection", "close");
       sendApiError(res, new ApiError("payload_too_large"));
-    } else if (type === "entity.parse.failed") {
-      sendApiError(res, new ApiError("invalid_json"));
+    } else if (type === "encoding.unsupported" || type === "charset.unsupported") {
+      sendApiError(res, new ApiError("unsupported_media_type"));
+    } else if (status === 400) {
+      // body-parser's other read failures: a body that does not decode (corrupt gzip…).
+      sendApiError(res, new ApiError("invalid_json", "The request body could not be decoded."));
     } else {
       logError(`request ${res.locals.requestId} failed`, error);
       sendApiError(res, new ApiError("internal_error"));

@@ -1,0 +1,136 @@
+import { gzipSync } from "node:zlib";
+import { expect } from "chai";
+import { startService, type RunningService } from "./support/service.js";
+
+describe("request body checks on the wire", () => {
+  let service: RunningService;
+  before(async () => {
+    service = await startService();
+  });
+  after(() => service.close());
+
+  const post = (
+    body: string | Buffer,
+    headers: Record<string, string> = { "content-type": "application/json" },
+  ) => service.request("/api/v1/graphql", { method: "POST", headers, body });
+
+  const expectError = (response: Awaited<ReturnType<typeof post>>, status: number, code: string) => {
+    expect(response.status, JSON.stringify(response.body)).to.equal(status);
+    expect(response.headers.get("content-type")).to.equal("application/json; charset=utf-8");
+    expect(response.body.errors).to.have.length(1);
+    expect(response.body.errors[0].extensions).to.deep.equal({
+      code,
+      requestId: response.headers.get("x-request-id"),
+    });
+  };
+
+  it("accepts a body of exactly 65,536 bytes and refuses 65,537 with 413", async () => {
+    // Over 10,000 characters of query would be query_too_long: pad in a variable instead.
+    const padded = (size: number) => {
+      const base = JSON.stringify({ query: "{ __typename }", variables: { pad: "" } });
+      return base.replace('"pad":""', `"pad":"${"x".repeat(size - Buffer.byteLength(base))}"`);
+    };
+    expect(Buffer.byteLength(padded(65_536))).to.equal(65_536);
+    const accepted = await post(padded(65_536));
+    expect(accepted.status).to.equal(200);
+    expectError(await post(padded(65_537)), 413, "payload_too_large");
+  });
+
+  it("refuses a gzip body that decodes to over 65,536 bytes", async () => {
+    const body = gzipSync(
+      JSON.stringify({ query: "{ __typename }", variables: { pad: "x".repeat(70_000) } }),
+    );
+    expectError(
+      await post(body, { "content-type": "application/json", "content-encoding": "gzip" }),
+      413,
+      "payload_too_large",
+    );
+  });
+
+  it("accepts a gzip body and refuses one that does not decode", async () => {
+    const ok = await post(gzipSync(JSON.stringify({ query: "{ __typename }" })), {
+      "content-type": "application/json",
+      "content-encoding": "gzip",
+    });
+    expect(ok.status).to.equal(200);
+    expectError(
+      await post(Buffer.from("not gzip"), { "content-type": "application/json", "content-encoding": "gzip" }),
+      422,
+      "invalid_json",
+    );
+  });
+
+  for (const [name, headers] of [
+    ["no Content-Type", {}],
+    ["text/plain", { "content-type": "text/plain" }],
+    ["application/graphql", { "content-type": "application/graphql" }],
+    ["an unsupported Content-Encoding", { "content-type": "application/json", "content-encoding": "zstd" }],
+  ] as const) {
+    it(`refuses ${name} with 415`, async () => {
+      expectError(await post('{"query":"{ __typename }"}', headers), 415, "unsupported_media_type");
+    });
+  }
+
+  it("accepts application/json with a charset parameter", async () => {
+    const response = await post('{"query":"{ __typename }"}', {
+      "content-type": "application/json; charset=utf-8",
+    });
+    expect(response.status).to.equal(200);
+  });
+
+  for (const [name, body] of [
+    ["an empty body", ""],
+    ["a syntax error", '{"query": '],
+    ["a raw newline inside a string", '{"query": "{\n__typename }"}'],
+    ["trailing garbage", '{"query": "{ __typename }"} x'],
+    ["single quotes", "{'query': '{ __typename }'}"],
+  ]) {
+    it(`answers ${name} with 422 invalid_json`, async () => {
+      expectError(await post(body ?? ""), 422, "invalid_json");
+    });
+  }
+
+  for (const [name, body] of [
+    ["an array (batch)", '[{"query": "{ __typename }"}]'],
+    ["a string", '"{ __typename }"'],
+    ["null", "null"],
+    ["an object without query", '{"variables": {}}'],
+    ["a query that is not a string", '{"query": 1}'],
+    ["variables that are not an object", '{"query": "{ __typename }", "variables": [1]}'],
+    ["an operationName that is not a string", '{"query": "{ __typename }", "operationName": 1}'],
+  ]) {
+    it(`answers ${name} with 422 validation_failed`, async () => {
+      expectError(await post(body ?? ""), 422, "validation_failed");
+    });
+  }
+
+  it("accepts null variables, operationName and extensions", async () => {
+    const response = await post(
+      '{"query": "{ __typename }", "variables": null, "operationName": null, "extensions": null}',
+    );
+    expect(response.status).to.equal(200);
+  });
+
+  it("accepts a query of 10,000 characters and refuses 10,001 with query_too_long", async () => {
+    const query = (length: number) => "{ __typename }" + " ".repeat(length - 14);
+    expect((await service.graphql(query(10_000))).status).to.equal(200);
+    expectError(await service.graphql(query(10_001)), 422, "query_too_long");
+  });
+
+  it("counts the query length in code points, not UTF-16 units or bytes", async () => {
+    // "😀" is one character, two UTF-16 units and four bytes.
+    const query = (length: number) => "{ __typename } #" + "😀".repeat(length - 16);
+    expect((await service.graphql(query(10_000))).status).to.equal(200);
+    expectError(await service.graphql(query(10_001)), 422, "query_too_long");
+  });
+
+  for (const [name, query] of [
+    ["an empty query", ""],
+    ["a whitespace-only query", " \n\t "],
+    ["a comment-only query", "# nothing"],
+  ]) {
+    it(`answers ${name} with 422 parse_error`, async () => {
+      expectError(await service.graphql(query ?? ""), 422, "parse_error");
+    });
+  }
+});
