@@ -8,3 +8,5 @@ CREATE CONSTRAINT customer_id IF NOT EXISTS FOR (n:Customer) REQUIRE n.id IS UNI
 CREATE CONSTRAINT disagreement_id IF NOT EXISTS FOR (n:Disagreement) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT commitment_id IF NOT EXISTS FOR (n:Commitment) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT api_key_id IF NOT EXISTS FOR (n:ApiKey) REQUIRE n.id IS UNIQUE;
+// API keys are looked up by the SHA-256 of the presented key (contract §4).
+CREATE CONSTRAINT api_key_hash IF NOT EXISTS FOR (n:ApiKey) REQUIRE n.hash IS UNIQUE;

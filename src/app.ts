@@ -1,8 +1,11 @@
 import { expressMiddleware } from "@as-integrations/express5";
 import express, { type Express } from "express";
 import type { GraphQLSchema } from "graphql";
+import type { Authenticator } from "./auth/authenticate.js";
+import { requireApiKey } from "./auth/middleware.js";
 import { createGraphQLServer, requestContext, type ExecutionSettings } from "./graphql/server.js";
 import { errorHandler, notFound, onlyPost } from "./http/errors.js";
+import "./http/locals.js";
 import { assignRequestId } from "./http/request-id.js";
 import {
   parseGraphQLBody,
@@ -16,6 +19,7 @@ export const GRAPHQL_PATHS = ["/api/v1/graphql", "/v1/graphql"];
 
 export interface AppDependencies {
   schema: GraphQLSchema;
+  authenticator: Authenticator;
   execution: ExecutionSettings;
   logError: (message: string, error: unknown) => void;
 }
@@ -28,10 +32,15 @@ export interface App {
 
 /**
  * The request pipeline, in the order a request meets it (contract §3's order of checks):
- * request id → method/path → media type → size → JSON and request shape → query length →
+ * request id → method/path → API key → media type → size → JSON and request shape → query length →
  * GraphQL (parse, validate, `limit` check, execute as one Cypher query) → errors.
  */
-export async function createApp({ schema, execution, logError }: AppDependencies): Promise<App> {
+export async function createApp({
+  schema,
+  authenticator,
+  execution,
+  logError,
+}: AppDependencies): Promise<App> {
   const graphql = createGraphQLServer(schema);
   await graphql.start();
 
@@ -41,6 +50,7 @@ export async function createApp({ schema, execution, logError }: AppDependencies
   app.all(
     GRAPHQL_PATHS,
     onlyPost,
+    requireApiKey(authenticator),
     requireJsonBody,
     refuseAnnouncedOversizedBody,
     readBodyText,

@@ -13,6 +13,8 @@ const EnvSchema = z.object({
   NEO4J_DATABASE: z.string().min(1).default("neo4j"),
   NEO4J_QUERY_TIMEOUT_MS: positiveMs.default(10_000),
   NEO4J_CONNECTION_TIMEOUT_MS: positiveMs.default(2_000),
+  // Contract §4: a revoked key stops working within the cache's lifetime, at most 60 s.
+  API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(60_000),
   LOCAL_NEO4J_BOLT_PORT: port.default(7687),
   LOCAL_NEO4J_HEAP: memorySize.default("1g"),
   LOCAL_NEO4J_PAGECACHE: memorySize.default("512m"),
@@ -31,6 +33,7 @@ export interface Config {
     queryTimeoutMs: number;
     connectionTimeoutMs: number;
   };
+  auth: { cacheTtlMs: number };
   localNeo4j: { boltPort: number; heap: string; pageCache: string; demoDataSize: DemoDataSize };
 }
 
@@ -60,6 +63,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       queryTimeoutMs: e.NEO4J_QUERY_TIMEOUT_MS,
       connectionTimeoutMs: e.NEO4J_CONNECTION_TIMEOUT_MS,
     },
+    auth: { cacheTtlMs: e.API_KEY_CACHE_TTL_MS },
     localNeo4j: {
       boltPort: e.LOCAL_NEO4J_BOLT_PORT,
       heap: e.LOCAL_NEO4J_HEAP,

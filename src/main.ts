@@ -4,8 +4,10 @@ import type { Server } from "node:http";
 import { createApp, GRAPHQL_PATHS } from "./app.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { buildSchema } from "./graphql/schema.js";
+import { ApiKeyStore } from "./auth/api-key-store.js";
+import { Authenticator } from "./auth/authenticate.js";
 import { applySchemaFiles } from "./neo4j/apply-cypher.js";
-import { connectNeo4j } from "./neo4j/connect.js";
+import { connectNeo4j, LOCAL_INSTANCE } from "./neo4j/connect.js";
 
 const log = (line: string) => {
   console.log(line);
@@ -28,9 +30,17 @@ async function main(): Promise<void> {
     }
   }
 
+  const keys = new ApiKeyStore(driver, database);
+  let demoKey: string | undefined;
+  if (local) {
+    const { ensureDemoKey } = await import("./local-neo4j/demo-key.js");
+    demoKey = await ensureDemoKey(keys, LOCAL_INSTANCE);
+  }
+
   const schema = await buildSchema(driver, database);
   const { app, stop } = await createApp({
     schema,
+    authenticator: new Authenticator(keys, config.auth.cacheTtlMs),
     execution: { database, queryTimeoutMs: config.neo4j.queryTimeoutMs },
     logError,
   });
@@ -43,6 +53,7 @@ async function main(): Promise<void> {
   });
   const base = `http://${config.http.host}:${config.http.port}`;
   log(`kg-graphql is serving ${GRAPHQL_PATHS.map((path) => base + path).join(" and ")}`);
+  if (demoKey !== undefined) log(`Demo API key (local database only): ${demoKey}`);
 
   const shutdown = () => {
     server.close();

@@ -1,16 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { RequestHandler } from "express";
 
-declare global {
-  // Express's own augmentation point for per-response values.
-  // eslint-disable-next-line @typescript-eslint/no-namespace
-  namespace Express {
-    interface Locals {
-      requestId: string;
-    }
-  }
-}
-
 const CALLER_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The caller's `X-Request-Id` when it is 1–128 safe characters, else a fresh UUID (contract §2). */

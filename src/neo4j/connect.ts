@@ -2,6 +2,9 @@ import type { Driver } from "neo4j-driver";
 import type { Config } from "../config.js";
 import { createDriver } from "./driver.js";
 
+/** The local development server's instance name (`npm run db -- … --instance dev`). */
+export const LOCAL_INSTANCE = "dev";
+
 export interface Neo4jHandle {
   driver: Driver;
   /** True when no NEO4J_URI was configured and a local development server is used. */
@@ -18,7 +21,7 @@ export async function connectNeo4j(config: Config, log: (line: string) => void):
     // Loaded only here: production images never start a database of their own.
     const { startLocalNeo4j } = await import("../local-neo4j/server.js");
     const server = await startLocalNeo4j({
-      name: "dev",
+      name: LOCAL_INSTANCE,
       boltPort: config.localNeo4j.boltPort,
       password: config.neo4j.password,
       heap: config.localNeo4j.heap,

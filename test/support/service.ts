@@ -2,14 +2,19 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import type { Driver } from "neo4j-driver";
 import { createApp } from "../../src/app.js";
+import { ApiKeyStore } from "../../src/auth/api-key-store.js";
+import { Authenticator } from "../../src/auth/authenticate.js";
 import { buildSchema } from "../../src/graphql/schema.js";
 import { testDatabase, testDriver } from "./test-neo4j.js";
 
 export interface RunningService {
   url: string;
+  /** A key with the read scope, sent by {@link graphql} and (unless told otherwise) {@link request}. */
+  key: string;
+  keys: ApiKeyStore;
   /** POSTs a GraphQL request to the endpoint; resolves with status, headers and parsed body. */
   graphql(query: string, variables?: Record<string, unknown>, path?: string): Promise<WireResponse>;
-  request(path: string, init?: RequestInit): Promise<WireResponse>;
+  request(path: string, init?: RequestInit, options?: { authenticated?: boolean }): Promise<WireResponse>;
   close(): Promise<void>;
 }
 
@@ -19,11 +24,17 @@ export interface WireResponse {
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON from the wire, asserted by the tests
 }
 
-/** Starts the real app on an ephemeral port against the suite's Neo4j. */
-export async function startService(driver: Driver = testDriver()): Promise<RunningService> {
+/** Starts the real app on an ephemeral port against the suite's Neo4j, with a fresh read key. */
+export async function startService(
+  driver: Driver = testDriver(),
+  options: { keyCacheTtlMs?: number } = {},
+): Promise<RunningService> {
   const schema = await buildSchema(driver, testDatabase);
+  const keys = new ApiKeyStore(testDriver(), testDatabase);
+  const { key } = await keys.create("test suite", ["read"]);
   const { app, stop } = await createApp({
     schema,
+    authenticator: new Authenticator(keys, options.keyCacheTtlMs ?? 60_000),
     execution: { database: testDatabase, queryTimeoutMs: 10_000 },
     logError: () => undefined,
   });
@@ -33,8 +44,14 @@ export async function startService(driver: Driver = testDriver()): Promise<Runni
     });
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const request = async (path: string, init?: RequestInit): Promise<WireResponse> => {
-    const response = await fetch(url + path, init);
+  const request = async (
+    path: string,
+    init: RequestInit = {},
+    { authenticated = true } = {},
+  ): Promise<WireResponse> => {
+    const headers = new Headers(init.headers);
+    if (authenticated && !headers.has("authorization")) headers.set("authorization", `Bearer ${key}`);
+    const response = await fetch(url + path, { ...init, headers });
     const text = await response.text();
     return {
       status: response.status,
@@ -44,6 +61,8 @@ export async function startService(driver: Driver = testDriver()): Promise<Runni
   };
   return {
     url,
+    key,
+    keys,
     request,
     graphql: (query, variables, path = "/api/v1/graphql") =>
       request(path, {

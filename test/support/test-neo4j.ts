@@ -42,6 +42,11 @@ export async function stopTestNeo4j(): Promise<void> {
   if (startedHere) await stopLocalNeo4j(INSTANCE);
 }
 
+/** The Bolt URI of the suite's Neo4j, for commands run as child processes. */
+export function testBoltUri(): string {
+  return `bolt://127.0.0.1:${config.localNeo4j.boltPort}`;
+}
+
 /** The driver connected to the suite's Neo4j. */
 export function testDriver(): Driver {
   if (driver === undefined) throw new Error("the test Neo4j is not started (root hooks)");

@@ -1,0 +1,15 @@
+import type { Caller } from "../auth/authenticate.js";
+
+// What the pipeline's stages leave for the stages after them, on Express's own augmentation
+// point for per-response values.
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Locals {
+      /** Set first, by the request-id stage. */
+      requestId: string;
+      /** Set by the authentication stage. */
+      caller?: Caller;
+    }
+  }
+}

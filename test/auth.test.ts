@@ -1,0 +1,199 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { expect } from "chai";
+import neo4j from "neo4j-driver";
+import { ApiKeyStore } from "../src/auth/api-key-store.js";
+import { Authenticator } from "../src/auth/authenticate.js";
+import { createApp } from "../src/app.js";
+import { startService, type RunningService } from "./support/service.js";
+import { testDatabase, testDriver, testPassword, testBoltUri } from "./support/test-neo4j.js";
+
+const run = promisify(execFile);
+const CHALLENGE = 'Bearer realm="kg-graphql"';
+const QUERY = JSON.stringify({ query: "{ __typename }" });
+
+describe("API keys on the wire", () => {
+  let service: RunningService;
+  before(async () => {
+    // No cache: revocation is visible at once (the cache itself has its own tests below).
+    service = await startService(testDriver(), { keyCacheTtlMs: 0 });
+  });
+  after(() => service.close());
+
+  const post = (authorization?: string, init: RequestInit = {}) =>
+    service.request(
+      "/api/v1/graphql",
+      {
+        method: "POST",
+        body: QUERY,
+        ...init,
+        headers: {
+          "content-type": "application/json",
+          ...(authorization === undefined ? {} : { authorization }),
+          ...(init.headers as Record<string, string> | undefined),
+        },
+      },
+      { authenticated: false },
+    );
+
+  const expectUnauthorized = (response: Awaited<ReturnType<typeof post>>) => {
+    expect(response.status).to.equal(401);
+    expect(response.headers.get("www-authenticate")).to.equal(CHALLENGE);
+    expect(response.body.errors[0].extensions).to.deep.equal({
+      code: "unauthorized",
+      requestId: response.headers.get("x-request-id"),
+    });
+  };
+
+  it("answers a valid read key with 200, whatever the case of the scheme name", async () => {
+    for (const scheme of ["Bearer", "bearer", "BEARER"]) {
+      const response = await post(`${scheme} ${service.key}`);
+      expect(response.status).to.equal(200);
+      expect(response.body).to.deep.equal({ data: { __typename: "Query" } });
+    }
+  });
+
+  for (const [name, header] of [
+    ["no Authorization header", undefined],
+    ["a Basic credential", "Basic dXNlcjpwYXNz"],
+    ["Bearer without a token", "Bearer "],
+    ["an unknown key", "Bearer kgq_unknownunknownunknownunknownunknownunk"],
+  ] as const) {
+    it(`refuses ${name} with 401 and the Bearer challenge`, async () => {
+      expectUnauthorized(await post(header));
+    });
+  }
+
+  it("refuses a revoked key with 401", async () => {
+    const { key, record } = await service.keys.create("to revoke", ["read"]);
+    expect((await post(`Bearer ${key}`)).status).to.equal(200);
+    await service.keys.revoke(record.id);
+    expectUnauthorized(await post(`Bearer ${key}`));
+  });
+
+  it("refuses a key without the read scope with 403 insufficient_scope", async () => {
+    const { key } = await service.keys.create("no scopes", []);
+    const response = await post(`Bearer ${key}`);
+    expect(response.status).to.equal(403);
+    expect(response.headers.get("www-authenticate")).to.equal(
+      'Bearer realm="kg-graphql", error="insufficient_scope", scope="read"',
+    );
+    expect(response.body.errors[0].extensions.code).to.equal("insufficient_scope");
+  });
+
+  it("authenticates before reading the body: no key and a bad body is 401", async () => {
+    expectUnauthorized(
+      await post(undefined, { body: "{not json", headers: { "content-type": "text/plain" } }),
+    );
+  });
+
+  it("checks method and path before the key: GET without a key is 405, an unknown path 404", async () => {
+    expect(
+      (await service.request("/api/v1/graphql", { method: "GET" }, { authenticated: false })).status,
+    ).to.equal(405);
+    expect(
+      (await service.request("/elsewhere", { method: "POST" }, { authenticated: false })).status,
+    ).to.equal(404);
+  });
+
+  it("answers 503 service_unavailable with Retry-After, fast, when the key store's database is down", async () => {
+    const downDriver = neo4j.driver("bolt://127.0.0.1:1", neo4j.auth.basic("neo4j", "irrelevant"), {
+      connectionTimeout: 1_000,
+      maxTransactionRetryTime: 0,
+    });
+    const { app, stop } = await createApp({
+      schema: (await import("graphql")).buildSchema("type Query { x: Int }"),
+      authenticator: new Authenticator(new ApiKeyStore(downDriver, testDatabase), 0),
+      execution: { database: testDatabase, queryTimeoutMs: 1_000 },
+      logError: () => undefined,
+    });
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/api/v1/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${service.key}` },
+        body: QUERY,
+      });
+      expect(response.status).to.equal(503);
+      expect(response.headers.get("retry-after")).to.equal("5");
+      const body = (await response.json()) as { errors: { message: string; extensions: { code: string } }[] };
+      expect(body.errors[0]?.extensions.code).to.equal("service_unavailable");
+      expect(body.errors[0]?.message).not.to.match(/bolt|127\.0\.0\.1|ECONNREFUSED/);
+    } finally {
+      server.close();
+      await stop();
+      await downDriver.close();
+    }
+  });
+
+  describe("the keys command", () => {
+    const env = { ...process.env, NEO4J_URI: testBoltUri(), NEO4J_PASSWORD: testPassword };
+    const keys = (...args: string[]) => run("npx", ["tsx", "scripts/keys.ts", ...args], { env });
+
+    it("creates a key that works, lists it without key or hash, and revokes it", async () => {
+      const created = await keys("create", "--name", "cli test");
+      const key = created.stdout.trim().split("\n").at(-1) ?? "";
+      expect(key).to.match(/^kgq_[A-Za-z0-9_-]{43}$/);
+      expect((await post(`Bearer ${key}`)).status).to.equal(200);
+
+      const record = (await new ApiKeyStore(testDriver(), testDatabase).list()).find(
+        (k) => k.name === "cli test",
+      );
+      const listed = (await keys("list")).stdout;
+      expect(listed).to.include(record?.id).and.include('"cli test"').and.include("scopes=read");
+      expect(listed).not.to.include(key).and.not.to.include(key.slice(4));
+      expect(listed).not.to.match(/[0-9a-f]{64}/);
+
+      await keys("revoke", record?.id ?? "");
+      expectUnauthorized(await post(`Bearer ${key}`));
+    });
+
+    it("creates a key with no scopes for --scope none, refused with 403", async () => {
+      const key = (await keys("create", "--name", "scopeless", "--scope", "none")).stdout
+        .trim()
+        .split("\n")
+        .at(-1);
+      expect((await post(`Bearer ${key}`)).status).to.equal(403);
+    });
+  });
+});
+
+describe("Authenticator cache", () => {
+  const record = {
+    id: "k1",
+    name: "k",
+    scopes: ["read"],
+    createdAt: "",
+    revokedAt: null as string | null,
+    hash: "",
+  };
+  let lookups = 0;
+  const store = {
+    findByHash: (hash: string) => {
+      lookups++;
+      return Promise.resolve(record.revokedAt === null && hash === record.hash ? { ...record } : undefined);
+    },
+  };
+
+  it("serves a known key and an unknown key from the cache until the lifetime ends", async () => {
+    const { hashApiKey } = await import("../src/auth/api-key.js");
+    record.hash = hashApiKey("kgq_good");
+    let now = 0;
+    const authenticator = new Authenticator(store, 60_000, () => now);
+    lookups = 0;
+    await authenticator.authenticate("Bearer kgq_good");
+    await authenticator.authenticate("Bearer kgq_good");
+    await authenticator.authenticate("Bearer kgq_bad").catch(() => undefined);
+    await authenticator.authenticate("Bearer kgq_bad").catch(() => undefined);
+    expect(lookups).to.equal(2);
+
+    record.revokedAt = "now";
+    now = 59_999;
+    expect(await authenticator.authenticate("Bearer kgq_good")).to.deep.equal({ keyId: "k1" });
+    now = 60_000;
+    const refused = await authenticator.authenticate("Bearer kgq_good").catch((error: unknown) => error);
+    expect(refused).to.have.property("code", "unauthorized");
+  });
+});
