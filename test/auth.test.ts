@@ -138,9 +138,10 @@ describe("API keys on the wire", () => {
       expect(key).to.match(/^kgq_[A-Za-z0-9_-]{43}$/);
       expect((await post(`Bearer ${key}`)).status).to.equal(200);
 
-      const record = (await new ApiKeyStore(testDriver(), testDatabase).list()).find(
-        (k) => k.name === "cli test",
-      );
+      // The suite's database outlives a run: find this run's key by the id the command printed.
+      const id = /Created key (\S+)/.exec(created.stdout)?.[1];
+      const record = (await new ApiKeyStore(testDriver(), testDatabase).list()).find((k) => k.id === id);
+      expect(record?.name).to.equal("cli test");
       const listed = (await keys("list")).stdout;
       expect(listed).to.include(record?.id).and.include('"cli test"').and.include("scopes=read");
       expect(listed).not.to.include(key).and.not.to.include(key.slice(4));

@@ -71,5 +71,5 @@ const RECORD = `k { .id, .name, .scopes, createdAt: toString(k.createdAt), revok
 
 function toRecord(value: unknown): ApiKeyRecord {
   const record = value as ApiKeyRecord;
-  return { ...record, scopes: record.scopes, revokedAt: record.revokedAt ?? null };
+  return { ...record, revokedAt: record.revokedAt ?? null };
 }

@@ -25,7 +25,7 @@ export function contractCode(error: GraphQLFormattedError): ErrorCode {
  * overwrites `extensions.code` of validation errors; `formatError` cannot change the status, and
  * `willSendResponse` runs last, so the mapping lives here, once.
  */
-export function contractErrorsPlugin(requestIdOf: (context: object) => string): ApolloServerPlugin {
+export function contractErrorsPlugin(): ApolloServerPlugin<{ requestId: string }> {
   return {
     requestDidStart() {
       return Promise.resolve({
@@ -33,7 +33,7 @@ export function contractErrorsPlugin(requestIdOf: (context: object) => string): 
           if (response.body.kind !== "single") return Promise.resolve();
           const result = response.body.singleResult;
           if (result.errors === undefined || "data" in result) return Promise.resolve();
-          const requestId = requestIdOf(contextValue);
+          const { requestId } = contextValue;
           const errors = result.errors.map((error) => {
             const code = contractCode(error);
             const message =

@@ -1,5 +1,4 @@
 import { GraphQLError, type ValidationRule } from "graphql";
-import { ERROR_CATALOGUE } from "../errors/catalogue.js";
 
 /**
  * Rejects a `mutation` or `subscription` at validation: the schema has no such root, and
@@ -10,12 +9,9 @@ export const KnownOperationTypeRule: ValidationRule = (context) => ({
   OperationDefinition(node) {
     if (context.getSchema().getRootType(node.operation) === undefined) {
       context.reportError(
+        // Apollo marks validation errors GRAPHQL_VALIDATION_FAILED; contract-errors.ts maps that.
         new GraphQLError(`This API is read-only: it has no ${node.operation} operations, only queries.`, {
           nodes: node,
-          extensions: {
-            code: "validation_failed",
-            http: { status: ERROR_CATALOGUE.validation_failed.status },
-          },
         }),
       );
     }

@@ -14,7 +14,7 @@ import {
   type SelectionSetNode,
 } from "graphql";
 import type { ApolloServerPlugin } from "@apollo/server";
-import { ERROR_CATALOGUE } from "../errors/catalogue.js";
+import type { ErrorCode } from "../errors/catalogue.js";
 
 export const LIMIT_MIN = 1;
 export const LIMIT_MAX = 100;
@@ -66,10 +66,8 @@ export function findLimitViolations(
                 `Argument "limit" on field "${parentType.name}.${field.name}" must be an integer from ${LIMIT_MIN} to ${LIMIT_MAX}; got ${limit}.`,
                 {
                   nodes: selection,
-                  extensions: {
-                    code: "validation_failed",
-                    http: { status: ERROR_CATALOGUE.validation_failed.status },
-                  },
+                  // The status comes from the catalogue, in contract-errors.ts.
+                  extensions: { code: "validation_failed" satisfies ErrorCode },
                 },
               ),
             );

@@ -24,11 +24,7 @@ export function createGraphQLServer(schema: GraphQLSchema): ApolloServer<Request
     includeStacktraceInErrorResponses: false,
     // Non-POST requests never reach Apollo (405); its landing page has no route to be served on.
     validationRules: [KnownOperationTypeRule],
-    plugins: [
-      ApolloServerPluginLandingPageDisabled(),
-      limitArgumentPlugin,
-      contractErrorsPlugin((context) => (context as RequestContext).requestId),
-    ],
+    plugins: [ApolloServerPluginLandingPageDisabled(), limitArgumentPlugin, contractErrorsPlugin()],
   });
 }
 

@@ -27,8 +27,9 @@ export const notFound: RequestHandler = (_req, _res, next) => {
 type BodyParserError = Error & { type?: string; status?: number };
 
 /**
- * The last stage (Express recognises an error handler by its four parameters): contract errors are sent as they are; body-parser's are mapped to their codes;
- * anything else is a bug, logged with the request id and answered with a masked 500.
+ * The last stage (Express recognises an error handler by its four parameters): contract errors
+ * are sent as they are, body-parser's are mapped to their codes, and anything else is a bug,
+ * logged with the request id and answered with a masked 500.
  */
 export function errorHandler(logError: (message: string, error: unknown) => void): ErrorRequestHandler {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars -- Express needs all four parameters

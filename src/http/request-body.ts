@@ -1,4 +1,4 @@
-import express, { type RequestHandler } from "express";
+import express, { type Request, type RequestHandler } from "express";
 import { ApiError } from "../errors/catalogue.js";
 
 /** Contract §5: the body limit (after content decoding) and the query length in code points. */
@@ -16,10 +16,11 @@ export interface GraphQLRequestBody {
   extensions?: Record<string, unknown> | null;
 }
 
+const contentCoding = (req: Request) => (req.get("content-encoding") ?? "identity").trim().toLowerCase();
+
 /** 415 unless the body is declared `application/json` in an encoding the contract accepts. */
 export const requireJsonBody: RequestHandler = (req, _res, next) => {
-  const encoding = (req.get("content-encoding") ?? "identity").trim().toLowerCase();
-  if (req.is("application/json") !== "application/json" || !ACCEPTED_ENCODINGS.has(encoding)) {
+  if (req.is("application/json") !== "application/json" || !ACCEPTED_ENCODINGS.has(contentCoding(req))) {
     next(new ApiError("unsupported_media_type"));
     return;
   }
@@ -33,10 +34,7 @@ export const requireJsonBody: RequestHandler = (req, _res, next) => {
  */
 export const refuseAnnouncedOversizedBody: RequestHandler = (req, res, next) => {
   const length = Number(req.get("content-length"));
-  if (
-    (req.get("content-encoding") ?? "identity").trim().toLowerCase() === "identity" &&
-    length > MAX_BODY_BYTES
-  ) {
+  if (contentCoding(req) === "identity" && length > MAX_BODY_BYTES) {
     res.set("Connection", "close");
     next(new ApiError("payload_too_large"));
     return;
