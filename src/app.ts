@@ -6,6 +6,8 @@ import { requireApiKey } from "./auth/middleware.js";
 import { createGraphQLServer, requestContext, type ExecutionSettings } from "./graphql/server.js";
 import { errorHandler, notFound, onlyPost } from "./http/errors.js";
 import "./http/locals.js";
+import { enforceQuota } from "./quota/middleware.js";
+import type { Quota } from "./quota/quota.js";
 import { assignRequestId } from "./http/request-id.js";
 import {
   parseGraphQLBody,
@@ -20,7 +22,10 @@ export const GRAPHQL_PATHS = ["/api/v1/graphql", "/v1/graphql"];
 export interface AppDependencies {
   schema: GraphQLSchema;
   authenticator: Authenticator;
+  quota: Quota;
   execution: ExecutionSettings;
+  /** Contract §2: how long after its headers a request body may take to arrive. */
+  bodyTimeoutMs: number;
   logError: (message: string, error: unknown) => void;
 }
 
@@ -32,13 +37,15 @@ export interface App {
 
 /**
  * The request pipeline, in the order a request meets it (contract §3's order of checks):
- * request id → method/path → API key → media type → size → JSON and request shape → query length →
+ * request id → method/path → API key → quota → media type → size → JSON and request shape → query length →
  * GraphQL (parse, validate, `limit` check, execute as one Cypher query) → errors.
  */
 export async function createApp({
   schema,
   authenticator,
+  quota,
   execution,
+  bodyTimeoutMs,
   logError,
 }: AppDependencies): Promise<App> {
   const graphql = createGraphQLServer(schema);
@@ -51,9 +58,10 @@ export async function createApp({
     GRAPHQL_PATHS,
     onlyPost,
     requireApiKey(authenticator),
+    enforceQuota(quota),
     requireJsonBody,
     refuseAnnouncedOversizedBody,
-    readBodyText,
+    readBodyText(bodyTimeoutMs),
     parseGraphQLBody,
     expressMiddleware(graphql, {
       context: ({ res }) => Promise.resolve(requestContext(execution, res.locals.requestId)),

@@ -1,7 +1,10 @@
 import { z } from "zod";
+import { CONTRACT_QUOTA_LIMITS } from "./quota/policy.js";
+import type { QuotaSettings } from "./quota/quota.js";
 
 const port = z.coerce.number().int().min(1).max(65_535);
 const positiveMs = z.coerce.number().int().positive();
+const count = z.coerce.number().int().positive();
 const memorySize = z.string().regex(/^\d+[kmg]$/i, "a size such as 512m or 2g");
 
 const EnvSchema = z.object({
@@ -15,6 +18,13 @@ const EnvSchema = z.object({
   NEO4J_CONNECTION_TIMEOUT_MS: positiveMs.default(2_000),
   // Contract §4: a revoked key stops working within the cache's lifetime, at most 60 s.
   API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(60_000),
+  // Contract §2: a body not complete 10 s after the headers is refused (lowered only by tests).
+  REQUEST_BODY_TIMEOUT_MS: positiveMs.default(10_000),
+  // Contract §6: Redis holds the quota counters when set; the allowances are operator settings.
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  QUOTA_REQUESTS_PER_MINUTE: count.default(CONTRACT_QUOTA_LIMITS.requestsPerMinute),
+  QUOTA_REQUESTS_PER_DAY: count.default(CONTRACT_QUOTA_LIMITS.requestsPerDay),
+  QUOTA_GRAPHQL_QUERIES_PER_DAY: count.default(CONTRACT_QUOTA_LIMITS.graphqlQueriesPerDay),
   LOCAL_NEO4J_BOLT_PORT: port.default(7687),
   LOCAL_NEO4J_HEAP: memorySize.default("1g"),
   LOCAL_NEO4J_PAGECACHE: memorySize.default("512m"),
@@ -23,7 +33,7 @@ const EnvSchema = z.object({
 
 /** The service's settings, read once at start-up and passed to whatever needs them. */
 export interface Config {
-  http: { host: string; port: number };
+  http: { host: string; port: number; bodyTimeoutMs: number };
   neo4j: {
     /** Absent: `npm start` runs a local Neo4j of its own (development and demos). */
     uri: string | undefined;
@@ -34,6 +44,7 @@ export interface Config {
     connectionTimeoutMs: number;
   };
   auth: { cacheTtlMs: number };
+  quota: QuotaSettings;
   localNeo4j: { boltPort: number; heap: string; pageCache: string; demoDataSize: DemoDataSize };
 }
 
@@ -54,7 +65,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   return {
-    http: { host: e.HOST, port: e.PORT },
+    http: { host: e.HOST, port: e.PORT, bodyTimeoutMs: e.REQUEST_BODY_TIMEOUT_MS },
     neo4j: {
       uri: e.NEO4J_URI,
       user: e.NEO4J_USER,
@@ -64,6 +75,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       connectionTimeoutMs: e.NEO4J_CONNECTION_TIMEOUT_MS,
     },
     auth: { cacheTtlMs: e.API_KEY_CACHE_TTL_MS },
+    quota: {
+      redisUrl: e.REDIS_URL,
+      limits: {
+        requestsPerMinute: e.QUOTA_REQUESTS_PER_MINUTE,
+        requestsPerDay: e.QUOTA_REQUESTS_PER_DAY,
+        graphqlQueriesPerDay: e.QUOTA_GRAPHQL_QUERIES_PER_DAY,
+      },
+    },
     localNeo4j: {
       boltPort: e.LOCAL_NEO4J_BOLT_PORT,
       heap: e.LOCAL_NEO4J_HEAP,

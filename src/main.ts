@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from "./config.js";
 import { buildSchema } from "./graphql/schema.js";
 import { ApiKeyStore } from "./auth/api-key-store.js";
 import { Authenticator } from "./auth/authenticate.js";
+import { createQuotaCounters } from "./quota/quota.js";
 import { applySchemaFiles } from "./neo4j/apply-cypher.js";
 import { connectNeo4j, LOCAL_INSTANCE } from "./neo4j/connect.js";
 
@@ -38,10 +39,16 @@ async function main(): Promise<void> {
   }
 
   const schema = await buildSchema(driver, database);
+  const counters = createQuotaCounters(config.quota, log);
+  log(`Quota counters: ${counters.description}.`);
+  const { requestsPerMinute, requestsPerDay, graphqlQueriesPerDay } = config.quota.limits;
+  log(`Quotas per key: ${requestsPerMinute}/minute, ${requestsPerDay}/day, ${graphqlQueriesPerDay} GraphQL/day.`);
   const { app, stop } = await createApp({
     schema,
     authenticator: new Authenticator(keys, config.auth.cacheTtlMs),
+    quota: counters.quota,
     execution: { database, queryTimeoutMs: config.neo4j.queryTimeoutMs },
+    bodyTimeoutMs: config.http.bodyTimeoutMs,
     logError,
   });
   const server: Server = app.listen(config.http.port, config.http.host);
@@ -58,7 +65,7 @@ async function main(): Promise<void> {
   const shutdown = () => {
     server.close();
     void stop()
-      .then(() => driver.close())
+      .then(() => Promise.all([driver.close(), counters.close()]))
       .then(() => process.exit(0));
   };
   process.once("SIGTERM", shutdown).once("SIGINT", shutdown);

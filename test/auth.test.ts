@@ -5,7 +5,9 @@ import neo4j from "neo4j-driver";
 import { ApiKeyStore } from "../src/auth/api-key-store.js";
 import { Authenticator } from "../src/auth/authenticate.js";
 import { createApp } from "../src/app.js";
-import { startService, type RunningService } from "./support/service.js";
+import { MemoryQuotaStore } from "../src/quota/memory-store.js";
+import { Quota } from "../src/quota/quota.js";
+import { startService, UNREACHED_LIMITS, type RunningService } from "./support/service.js";
 import { testDatabase, testDriver, testPassword, testBoltUri } from "./support/test-neo4j.js";
 
 const run = promisify(execFile);
@@ -104,7 +106,9 @@ describe("API keys on the wire", () => {
     const { app, stop } = await createApp({
       schema: (await import("graphql")).buildSchema("type Query { x: Int }"),
       authenticator: new Authenticator(new ApiKeyStore(downDriver, testDatabase), 0),
+      quota: new Quota(UNREACHED_LIMITS, new MemoryQuotaStore()),
       execution: { database: testDatabase, queryTimeoutMs: 1_000 },
+      bodyTimeoutMs: 10_000,
       logError: () => undefined,
     });
     const server = app.listen(0, "127.0.0.1");

@@ -6,9 +6,22 @@ import { splitStatements } from "../src/neo4j/apply-cypher.js";
 describe("loadConfig", () => {
   it("has defaults that make npm start work on a fresh machine", () => {
     const config = loadConfig({});
-    expect(config.http).to.deep.equal({ host: "127.0.0.1", port: 4000 });
+    expect(config.http).to.deep.equal({ host: "127.0.0.1", port: 4000, bodyTimeoutMs: 10_000 });
     expect(config.neo4j.uri).to.equal(undefined);
     expect(config.neo4j.queryTimeoutMs).to.equal(10_000);
+    // Contract §6: the contract's allowances, counted in this process without REDIS_URL.
+    expect(config.quota).to.deep.equal({
+      redisUrl: undefined,
+      limits: { requestsPerMinute: 100, requestsPerDay: 10_000, graphqlQueriesPerDay: 5_000 },
+    });
+  });
+
+  it("reads the quota settings and refuses a REDIS_URL that is not redis:// or rediss://", () => {
+    const config = loadConfig({ REDIS_URL: "redis://cache:6379/2", QUOTA_REQUESTS_PER_MINUTE: "1000" });
+    expect(config.quota.redisUrl).to.equal("redis://cache:6379/2");
+    expect(config.quota.limits.requestsPerMinute).to.equal(1000);
+    expect(() => loadConfig({ REDIS_URL: "http://cache:6379" })).to.throw(ConfigError, /REDIS_URL/);
+    expect(() => loadConfig({ QUOTA_REQUESTS_PER_DAY: "0" })).to.throw(ConfigError, /QUOTA_REQUESTS_PER_DAY/);
   });
 
   it("reads and coerces the environment, an empty value meaning unset", () => {

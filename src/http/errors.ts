@@ -24,12 +24,10 @@ export const notFound: RequestHandler = (_req, _res, next) => {
   next(new ApiError("not_found"));
 };
 
-type BodyParserError = Error & { type?: string; status?: number };
-
 /**
  * The last stage (Express recognises an error handler by its four parameters): contract errors
- * are sent as they are, body-parser's are mapped to their codes, and anything else is a bug,
- * logged with the request id and answered with a masked 500.
+ * are sent as they are; anything else is a bug, logged with the request id and answered with a
+ * masked 500.
  */
 export function errorHandler(logError: (message: string, error: unknown) => void): ErrorRequestHandler {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars -- Express needs all four parameters
@@ -39,18 +37,7 @@ export function errorHandler(logError: (message: string, error: unknown) => void
       sendApiError(res, error);
       return;
     }
-    const { type, status } = (error ?? {}) as BodyParserError;
-    if (type === "entity.too.large") {
-      res.set("Connection", "close");
-      sendApiError(res, new ApiError("payload_too_large"));
-    } else if (type === "encoding.unsupported" || type === "charset.unsupported") {
-      sendApiError(res, new ApiError("unsupported_media_type"));
-    } else if (status === 400) {
-      // body-parser's other read failures: a body that does not decode (corrupt gzip…).
-      sendApiError(res, new ApiError("invalid_json", "The request body could not be decoded."));
-    } else {
-      logError(`request ${res.locals.requestId} failed`, error);
-      sendApiError(res, new ApiError("internal_error"));
-    }
+    logError(`request ${res.locals.requestId} failed`, error);
+    sendApiError(res, new ApiError("internal_error"));
   };
 }

@@ -8,6 +8,8 @@ declare global {
     interface Locals {
       /** Set first, by the request-id stage. */
       requestId: string;
+      /** `performance.now()` when the request's headers had arrived, set with the request id. */
+      receivedAt: number;
       /** Set by the authentication stage. */
       caller?: Caller;
     }

@@ -1,4 +1,6 @@
-import express, { type Request, type RequestHandler } from "express";
+import type { Readable, Transform } from "node:stream";
+import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import type { Request, RequestHandler } from "express";
 import { ApiError } from "../errors/catalogue.js";
 
 /** Contract §5: the body limit (after content decoding) and the query length in code points. */
@@ -18,9 +20,21 @@ export interface GraphQLRequestBody {
 
 const contentCoding = (req: Request) => (req.get("content-encoding") ?? "identity").trim().toLowerCase();
 
-/** 415 unless the body is declared `application/json` in an encoding the contract accepts. */
+const CHARSET_PARAMETER = /;\s*charset\s*=\s*"?([^";\s]*)/i;
+
+/** The body is JSON in UTF-8: no charset parameter, or `utf-8` (RFC 8259 allows nothing else). */
+const isUtf8 = (req: Request) => {
+  const charset = CHARSET_PARAMETER.exec(req.get("content-type") ?? "")?.[1];
+  return charset === undefined || /^utf-?8$/i.test(charset);
+};
+
+/** 415 unless the body is declared `application/json` in UTF-8 and a coding the contract accepts. */
 export const requireJsonBody: RequestHandler = (req, _res, next) => {
-  if (req.is("application/json") !== "application/json" || !ACCEPTED_ENCODINGS.has(contentCoding(req))) {
+  if (
+    req.is("application/json") !== "application/json" ||
+    !isUtf8(req) ||
+    !ACCEPTED_ENCODINGS.has(contentCoding(req))
+  ) {
     next(new ApiError("unsupported_media_type"));
     return;
   }
@@ -42,8 +56,67 @@ export const refuseAnnouncedOversizedBody: RequestHandler = (req, res, next) => 
   next();
 };
 
-/** Reads (and decodes) the body as text, at most {@link MAX_BODY_BYTES} after decoding. */
-export const readBodyText: RequestHandler = express.text({ type: () => true, limit: MAX_BODY_BYTES });
+const DECODERS: Readonly<Record<string, (() => Transform) | undefined>> = {
+  gzip: createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Reads and decodes the body as UTF-8 text into `req.body`, counting decoded bytes as they come:
+ * the 65,537th byte answers 413 at once, a body not complete `timeoutMs` after the headers
+ * arrived answers 408, and either closes the connection without reading the rest (contract §2,
+ * §3). A body that does not decode (corrupt gzip, bytes that are not UTF-8) is `invalid_json`.
+ */
+export function readBodyText(timeoutMs: number): RequestHandler {
+  return (req, res, next) => {
+    const decoder = DECODERS[contentCoding(req)]?.();
+    const source: Readable = decoder === undefined ? req : req.pipe(decoder);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+
+    const settle = (error?: ApiError) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      source.removeAllListeners("data");
+      if (decoder !== undefined) req.unpipe(decoder);
+      if (error !== undefined) {
+        if (error.status !== 422) res.set("Connection", "close");
+        next(error);
+        return;
+      }
+      try {
+        req.body = UTF8.decode(Buffer.concat(chunks, size));
+      } catch {
+        next(new ApiError("invalid_json", "The request body is not UTF-8 text."));
+        return;
+      }
+      next();
+    };
+
+    const deadline = setTimeout(
+      () => {
+        settle(new ApiError("request_timeout"));
+      },
+      Math.max(0, res.locals.receivedAt + timeoutMs - performance.now()),
+    );
+    source.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) settle(new ApiError("payload_too_large"));
+      else chunks.push(chunk);
+    });
+    source.once("end", () => {
+      settle();
+    });
+    source.once("error", () => {
+      settle(new ApiError("invalid_json", "The request body could not be decoded."));
+    });
+  };
+}
 
 /** Parses the text read by {@link readBodyText} into a checked {@link GraphQLRequestBody}. */
 export const parseGraphQLBody: RequestHandler = (req, _res, next) => {

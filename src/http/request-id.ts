@@ -10,6 +10,7 @@ export function chooseRequestId(callerValue: string | undefined): string {
 
 /** Gives every response an `X-Request-Id`; later stages read it from `res.locals.requestId`. */
 export const assignRequestId: RequestHandler = (req, res, next) => {
+  res.locals.receivedAt = performance.now();
   const requestId = chooseRequestId(req.get("x-request-id"));
   res.locals.requestId = requestId;
   res.setHeader("X-Request-Id", requestId);

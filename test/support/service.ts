@@ -5,7 +5,11 @@ import { createApp } from "../../src/app.js";
 import { ApiKeyStore } from "../../src/auth/api-key-store.js";
 import { Authenticator } from "../../src/auth/authenticate.js";
 import { buildSchema } from "../../src/graphql/schema.js";
+import { createQuotaCounters, type Quota, type QuotaCounters } from "../../src/quota/quota.js";
 import { testDatabase, testDriver } from "./test-neo4j.js";
+
+/** The machine's Redis (CI's too); `TEST_REDIS_URL` points the suite elsewhere. */
+export const testRedisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
 export interface RunningService {
   url: string;
@@ -25,9 +29,37 @@ export interface WireResponse {
 }
 
 /** Starts the real app on an ephemeral port against the suite's Neo4j, with a fresh read key. */
+export interface ServiceOptions {
+  keyCacheTtlMs?: number;
+  /** Default: Redis counters with allowances no test reaches, so only quota tests meet a 429. */
+  quota?: Quota;
+  queryTimeoutMs?: number;
+  bodyTimeoutMs?: number;
+  logError?: (message: string, error: unknown) => void;
+}
+
+/** Allowances far above what any one test sends. */
+export const UNREACHED_LIMITS = { requestsPerMinute: 1e6, requestsPerDay: 1e6, graphqlQueriesPerDay: 1e6 };
+
+let sharedCounters: QuotaCounters | undefined;
+
+/** One Redis client for every service the suite starts (closed by {@link closeSharedCounters}). */
+function defaultQuota(): Quota {
+  sharedCounters ??= createQuotaCounters(
+    { limits: UNREACHED_LIMITS, redisUrl: testRedisUrl },
+    () => undefined,
+  );
+  return sharedCounters.quota;
+}
+
+export async function closeSharedCounters(): Promise<void> {
+  await sharedCounters?.close();
+  sharedCounters = undefined;
+}
+
 export async function startService(
   driver: Driver = testDriver(),
-  options: { keyCacheTtlMs?: number } = {},
+  options: ServiceOptions = {},
 ): Promise<RunningService> {
   const schema = await buildSchema(driver, testDatabase);
   const keys = new ApiKeyStore(testDriver(), testDatabase);
@@ -35,8 +67,10 @@ export async function startService(
   const { app, stop } = await createApp({
     schema,
     authenticator: new Authenticator(keys, options.keyCacheTtlMs ?? 60_000),
-    execution: { database: testDatabase, queryTimeoutMs: 10_000 },
-    logError: () => undefined,
+    quota: options.quota ?? defaultQuota(),
+    execution: { database: testDatabase, queryTimeoutMs: options.queryTimeoutMs ?? 10_000 },
+    bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
+    logError: options.logError ?? (() => undefined),
   });
   const server: Server = await new Promise((resolve) => {
     const listener = app.listen(0, "127.0.0.1", () => {
