@@ -15,6 +15,8 @@ export interface RunningService {
   url: string;
   /** A key with the read scope, sent by {@link graphql} and (unless told otherwise) {@link request}. */
   key: string;
+  /** The id of {@link key}'s record: what quota counters and logs name. */
+  keyId: string;
   keys: ApiKeyStore;
   /** POSTs a GraphQL request to the endpoint; resolves with status, headers and parsed body. */
   graphql(query: string, variables?: Record<string, unknown>, path?: string): Promise<WireResponse>;
@@ -63,7 +65,7 @@ export async function startService(
 ): Promise<RunningService> {
   const schema = await buildSchema(driver, testDatabase);
   const keys = new ApiKeyStore(testDriver(), testDatabase);
-  const { key } = await keys.create("test suite", ["read"]);
+  const { key, record } = await keys.create("test suite", ["read"]);
   const { app, stop } = await createApp({
     schema,
     authenticator: new Authenticator(keys, options.keyCacheTtlMs ?? 60_000),
@@ -96,6 +98,7 @@ export async function startService(
   return {
     url,
     key,
+    keyId: record.id,
     keys,
     request,
     graphql: (query, variables, path = "/api/v1/graphql") =>
