@@ -26,7 +26,8 @@ export interface AppDependencies {
   execution: ExecutionSettings;
   /** Contract §2: how long after its headers a request body may take to arrive. */
   bodyTimeoutMs: number;
-  logError: (message: string, error: unknown) => void;
+  /** One line per failure that is not the caller's: request id, code, cause (never a stack). */
+  logError: (line: string) => void;
 }
 
 export interface App {
@@ -48,7 +49,7 @@ export async function createApp({
   bodyTimeoutMs,
   logError,
 }: AppDependencies): Promise<App> {
-  const graphql = createGraphQLServer(schema);
+  const graphql = createGraphQLServer(schema, logError);
   await graphql.start();
 
   const app = express();

@@ -13,8 +13,8 @@ import { connectNeo4j, LOCAL_INSTANCE } from "./neo4j/connect.js";
 const log = (line: string) => {
   console.log(line);
 };
-const logError = (message: string, error: unknown) => {
-  console.error(message, error);
+const logError = (line: string) => {
+  console.error(line);
 };
 
 async function main(): Promise<void> {

@@ -27,7 +27,7 @@ describe("nested fields on the fixture graph", () => {
   it("runs one Cypher query per root field, however deep its selection", async () => {
     counter.reset();
     const { body } = await service.graphql(
-      "{ topics { decisions { decidedBy { decisionsMade { topic { disagreements { participants { id } } } } } } } }",
+      "{ topics(limit: 2) { decisions(limit: 5) { decidedBy { decisionsMade(limit: 5) { topic { disagreements(limit: 5) { participants(limit: 5) { id } } } } } } } }",
     );
     expect(body.errors).to.equal(undefined);
     expect(counter.queries()).to.equal(1);

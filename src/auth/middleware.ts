@@ -1,10 +1,5 @@
 import type { RequestHandler } from "express";
-import { ApiError } from "../errors/catalogue.js";
-import { isDatabaseUnavailable } from "../neo4j/errors.js";
 import type { Authenticator } from "./authenticate.js";
-
-/** Seconds a caller should wait before retrying when the database is down. */
-const RETRY_AFTER_SECONDS = "5";
 
 /**
  * The authentication stage: runs on headers alone, before any byte of the body is read, and
@@ -17,13 +12,8 @@ export function requireApiKey(authenticator: Authenticator): RequestHandler {
         res.locals.caller = caller;
         next();
       },
-      (error: unknown) => {
-        next(
-          isDatabaseUnavailable(error)
-            ? new ApiError("service_unavailable", undefined, { "Retry-After": RETRY_AFTER_SECONDS })
-            : error,
-        );
-      },
+      // 401/403 as raised; a key store that cannot be reached is 503 (the error handler maps it).
+      next,
     );
   };
 }

@@ -1,6 +1,7 @@
 import type { ApolloServerPlugin } from "@apollo/server";
-import type { GraphQLFormattedError } from "graphql";
+import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import { ERROR_CATALOGUE, type ErrorCode } from "../errors/catalogue.js";
+import { describeFailure, toApiError } from "../errors/failures.js";
 
 /** Apollo's codes for request errors, and the contract code each one is (contract §3). */
 const APOLLO_CODES: Readonly<Record<string, ErrorCode>> = {
@@ -12,30 +13,63 @@ const APOLLO_CODES: Readonly<Record<string, ErrorCode>> = {
 
 const isErrorCode = (code: unknown): code is ErrorCode => typeof code === "string" && code in ERROR_CATALOGUE;
 
-/** The contract code of a request error: ours as raised, Apollo's translated, anything else a bug. */
-export function contractCode(error: GraphQLFormattedError): ErrorCode {
-  const code = error.extensions?.code;
-  if (isErrorCode(code)) return code;
+/**
+ * The contract code of a request error. Ours are raised with their code; Apollo overwrites the
+ * code of a validation error with GRAPHQL_VALIDATION_FAILED but keeps the rule's error as
+ * `originalError`, so a rule's own code (query_too_deep…) is read from there. Apollo's codes are
+ * translated, and anything else is a bug.
+ */
+export function contractCode(formatted: GraphQLFormattedError, raw?: GraphQLError): ErrorCode {
+  const original = raw?.originalError instanceof GraphQLError ? raw.originalError : raw;
+  for (const code of [original?.extensions.code, formatted.extensions?.code]) {
+    if (isErrorCode(code)) return code;
+  }
+  const code = formatted.extensions?.code;
   return (typeof code === "string" ? APOLLO_CODES[code] : undefined) ?? "internal_error";
 }
 
+/** A failure thrown while executing (the driver's, or a bug), as opposed to a GraphQL field error. */
+const thrownCause = (error: GraphQLError) =>
+  error.originalError !== undefined && !(error.originalError instanceof GraphQLError)
+    ? error.originalError
+    : undefined;
+
 /**
- * Rewrites every request error (no `data`: the operation never ran) into the contract's body and
- * status, with the request id. Apollo answers parse, validation and variable errors with 400 and
- * overwrites `extensions.code` of validation errors; `formatError` cannot change the status, and
- * `willSendResponse` runs last, so the mapping lives here, once.
+ * Puts every GraphQL failure into the contract's body and status, with the request id, in one
+ * `willSendResponse` (it runs last; `formatError` cannot change the status):
+ * - request errors (no `data`: the operation never ran) get their contract codes and 422, or
+ *   the status of their code;
+ * - an execution that failed on the database or on a bug answers 503 (with `Retry-After`), 504
+ *   or a masked 500 instead of a partial result, and is logged with the request id;
+ * - GraphQL's own field errors (a non-null field without a value) stay next to `data` (200).
  */
-export function contractErrorsPlugin(): ApolloServerPlugin<{ requestId: string }> {
+export function contractErrorsPlugin(
+  logError: (line: string) => void,
+): ApolloServerPlugin<{ requestId: string }> {
   return {
     requestDidStart() {
       return Promise.resolve({
-        willSendResponse({ response, contextValue }) {
+        willSendResponse({ response, contextValue, errors: rawErrors }) {
           if (response.body.kind !== "single") return Promise.resolve();
           const result = response.body.singleResult;
-          if (result.errors === undefined || "data" in result) return Promise.resolve();
+          if (result.errors === undefined) return Promise.resolve();
           const { requestId } = contextValue;
-          const errors = result.errors.map((error) => {
-            const code = contractCode(error);
+
+          if ("data" in result) {
+            const cause = rawErrors?.map(thrownCause).find((found) => found !== undefined);
+            if (cause === undefined) return Promise.resolve();
+            const failure = toApiError(cause);
+            logError(`request ${requestId} failed with ${failure.code}: ${describeFailure(cause)}`);
+            delete result.data;
+            delete result.extensions;
+            result.errors = [{ message: failure.message, extensions: { code: failure.code, requestId } }];
+            response.http.status = failure.status;
+            for (const [name, value] of Object.entries(failure.headers)) response.http.headers.set(name, value);
+            return Promise.resolve();
+          }
+
+          const errors = result.errors.map((error, i) => {
+            const code = contractCode(error, rawErrors?.[i]);
             const message =
               code === "internal_error" ? ERROR_CATALOGUE.internal_error.message : error.message;
             return {

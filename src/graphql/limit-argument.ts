@@ -18,6 +18,8 @@ import type { ErrorCode } from "../errors/catalogue.js";
 
 export const LIMIT_MIN = 1;
 export const LIMIT_MAX = 100;
+/** The value of an absent or null `limit` (the typeDefs' default; their Cypher clamps to it too). */
+export const LIMIT_DEFAULT = 20;
 
 /**
  * The `limit` arguments of the operation that lie outside 1..100, as literals or through variables

@@ -3,11 +3,13 @@ import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/dis
 import type { Neo4jGraphQLContext } from "@neo4j/graphql";
 import type { GraphQLSchema } from "graphql";
 import { contractErrorsPlugin } from "./contract-errors.js";
+import { costPlugin, type CostContext } from "./cost.js";
+import { queryShapeRules } from "./query-shape.js";
 import { KnownOperationTypeRule } from "./known-operation-type.js";
 import { limitArgumentPlugin } from "./limit-argument.js";
 
 /** What each request hands the Neo4j GraphQL Library, plus the request id for error bodies. */
-export type RequestContext = Neo4jGraphQLContext & { requestId: string };
+export type RequestContext = Neo4jGraphQLContext & CostContext & { requestId: string };
 
 export interface ExecutionSettings {
   database: string;
@@ -16,15 +18,24 @@ export interface ExecutionSettings {
 }
 
 /** Apollo Server over the library's schema, with the plugins of the GraphQL stages. */
-export function createGraphQLServer(schema: GraphQLSchema): ApolloServer<RequestContext> {
+export function createGraphQLServer(
+  schema: GraphQLSchema,
+  logError: (line: string) => void,
+): ApolloServer<RequestContext> {
   return new ApolloServer<RequestContext>({
     schema,
     introspection: true,
     // Stacks name files and lines of the server: never in a response (contract §3).
     includeStacktraceInErrorResponses: false,
     // Non-POST requests never reach Apollo (405); its landing page has no route to be served on.
-    validationRules: [KnownOperationTypeRule],
-    plugins: [ApolloServerPluginLandingPageDisabled(), limitArgumentPlugin, contractErrorsPlugin()],
+    // Depth and width (contract §5) are validation rules; `limit` and cost need the variables.
+    validationRules: [KnownOperationTypeRule, ...queryShapeRules],
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      limitArgumentPlugin,
+      costPlugin,
+      contractErrorsPlugin(logError),
+    ],
   });
 }
 

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import { ApiError, errorBody } from "../errors/catalogue.js";
+import { describeFailure, toApiError } from "../errors/failures.js";
 
 /** Writes an {@link ApiError} as the contract's error response. */
 export function sendApiError(res: Response, error: ApiError): void {
@@ -26,10 +27,10 @@ export const notFound: RequestHandler = (_req, _res, next) => {
 
 /**
  * The last stage (Express recognises an error handler by its four parameters): contract errors
- * are sent as they are; anything else is a bug, logged with the request id and answered with a
- * masked 500.
+ * are sent as they are; anything else is logged with the request id and answered 503 (database
+ * unreachable) or a masked 500.
  */
-export function errorHandler(logError: (message: string, error: unknown) => void): ErrorRequestHandler {
+export function errorHandler(logError: (line: string) => void): ErrorRequestHandler {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars -- Express needs all four parameters
   return (error: unknown, _req, res, _next) => {
     if (res.headersSent) return;
@@ -37,7 +38,8 @@ export function errorHandler(logError: (message: string, error: unknown) => void
       sendApiError(res, error);
       return;
     }
-    logError(`request ${res.locals.requestId} failed`, error);
-    sendApiError(res, new ApiError("internal_error"));
+    const apiError = toApiError(error);
+    logError(`request ${res.locals.requestId} failed with ${apiError.code}: ${describeFailure(error)}`);
+    sendApiError(res, apiError);
   };
 }

@@ -37,7 +37,7 @@ export interface ServiceOptions {
   quota?: Quota;
   queryTimeoutMs?: number;
   bodyTimeoutMs?: number;
-  logError?: (message: string, error: unknown) => void;
+  logError?: (line: string) => void;
 }
 
 /** Allowances far above what any one test sends. */
@@ -112,4 +112,17 @@ export async function startService(
       await stop();
     },
   };
+}
+
+/**
+ * A successful body without its `extensions.cost` (contract §5: on every successful response),
+ * for comparing `data` and `errors` exactly. Fails if the cost is missing.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON from the wire
+export function withoutCost(body: any): unknown {
+  const { extensions, ...rest } = body;
+  if (JSON.stringify(Object.keys(extensions ?? {})) !== '["cost"]') {
+    throw new Error(`expected extensions.cost alone, got ${JSON.stringify(extensions)}`);
+  }
+  return rest;
 }

@@ -1,0 +1,111 @@
+import { ApolloArmor } from "@escape.tech/graphql-armor";
+import {
+  GraphQLError,
+  Kind,
+  type FragmentDefinitionNode,
+  type SelectionSetNode,
+  type ValidationRule,
+} from "graphql";
+import type { ErrorCode } from "../errors/catalogue.js";
+
+type ArmorConfig = NonNullable<ConstructorParameters<typeof ApolloArmor>[0]>;
+type RejectCallback = NonNullable<NonNullable<ArmorConfig["maxDepth"]>["onReject"]>[number];
+
+/** Contract §5's limits on a document's shape. */
+export const MAX_DEPTH = 8;
+export const MAX_FIELDS_PER_SELECTION_SET = 50;
+export const MAX_ALIASES = 30;
+export const MAX_DIRECTIVES = 50;
+
+/**
+ * Reports Armor's rejection as the contract's error: Armor's own message starts "Syntax Error:"
+ * and ends "found <n>."; the count is kept, the rest said for the reader.
+ */
+function reject(code: ErrorCode, message: (found: string) => string): RejectCallback {
+  return (context, error) => {
+    const found = /found (\d+)\.?$/.exec(error.message)?.[1] ?? "too many";
+    // Apollo replaces extensions.code of validation errors; contract-errors.ts restores it.
+    context?.reportError(new GraphQLError(message(found), { extensions: { code } }));
+  };
+}
+
+/**
+ * GraphQL Armor's depth (fragments flattened, `__schema` exempt), alias and directive rules, each
+ * reporting through {@link reject} alone (`propagateOnRejection: false`). Armor's token limit is
+ * off (it turns every syntax error into a 500 on Apollo; the 10,000-character cap guards
+ * instead), and its cost limit too (it ignores `limit` and variables: see cost.ts).
+ */
+const armorRules = new ApolloArmor({
+  maxDepth: {
+    n: MAX_DEPTH,
+    flattenFragments: true,
+    ignoreIntrospection: true,
+    propagateOnRejection: false,
+    onReject: [reject("query_too_deep", (n) => `Query nests ${n} levels; the maximum is ${MAX_DEPTH}.`)],
+  },
+  maxAliases: {
+    n: MAX_ALIASES,
+    propagateOnRejection: false,
+    onReject: [reject("query_too_wide", (n) => `Query uses ${n} aliases; the maximum is ${MAX_ALIASES}.`)],
+  },
+  maxDirectives: {
+    n: MAX_DIRECTIVES,
+    propagateOnRejection: false,
+    onReject: [
+      reject("query_too_wide", (n) => `Query uses ${n} directives; the maximum is ${MAX_DIRECTIVES}.`),
+    ],
+  },
+  maxTokens: { enabled: false },
+  costLimit: { enabled: false },
+  // "Did you mean …?" helps the people writing queries; the schema is public anyway.
+  blockFieldSuggestion: { enabled: false },
+}).protect().validationRules;
+
+/**
+ * At most 50 field selections in any one selection set, counting every occurrence (`id id` is 2)
+ * with fragments inlined where they are spread (contract §5). Every selection set of the
+ * document is measured, so a fragment's own sets count too; the first one over is reported.
+ */
+export const MaxFieldsPerSelectionSetRule: ValidationRule = (context) => {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  const countFields = (selectionSet: SelectionSetNode, spread: ReadonlySet<string>): number => {
+    let count = 0;
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FIELD) count += 1;
+      else if (selection.kind === Kind.INLINE_FRAGMENT) count += countFields(selection.selectionSet, spread);
+      else {
+        const name = selection.name.value;
+        const fragment = fragments.get(name);
+        // A cycle is NoFragmentsCycles' to report; count the cycle's fields once.
+        if (fragment !== undefined && !spread.has(name)) {
+          count += countFields(fragment.selectionSet, new Set([...spread, name]));
+        }
+      }
+    }
+    return count;
+  };
+  let reported = false;
+  return {
+    Document(document) {
+      for (const definition of document.definitions) {
+        if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+      }
+    },
+    SelectionSet(selectionSet) {
+      if (reported) return;
+      const count = countFields(selectionSet, new Set());
+      if (count > MAX_FIELDS_PER_SELECTION_SET) {
+        reported = true;
+        context.reportError(
+          new GraphQLError(
+            `A selection set selects ${count} fields (fragments included); the maximum is ${MAX_FIELDS_PER_SELECTION_SET}.`,
+            { nodes: selectionSet, extensions: { code: "query_too_wide" satisfies ErrorCode } },
+          ),
+        );
+      }
+    },
+  };
+};
+
+/** Validation rules for contract §5's depth and width limits, in Apollo's `validationRules`. */
+export const queryShapeRules: ValidationRule[] = [...armorRules, MaxFieldsPerSelectionSetRule];

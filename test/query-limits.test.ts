@@ -1,0 +1,190 @@
+import { expect } from "chai";
+import { getIntrospectionQuery } from "graphql";
+import { countingDriver } from "./support/counting-driver.js";
+import { loadFixtures } from "./support/fixtures.js";
+import { startService, type RunningService } from "./support/service.js";
+import { testDriver } from "./support/test-neo4j.js";
+
+/** `{ topic(id:"t1") { decisions { topic { decisions { … } } } } }` with `depth` field levels. */
+function nested(depth: number): string {
+  // Levels alternate Topic.decisions and Decision.topic below the root topic; the last is `id`.
+  let selection = "id";
+  for (let level = depth - 1; level >= 2; level--) {
+    selection = `${level % 2 === 0 ? "decisions(limit: 1)" : "topic"} { ${selection} }`;
+  }
+  return `{ topic(id: "t1") { ${selection} } }`;
+}
+
+const fields = (n: number) => Array.from({ length: n }, () => "id").join(" ");
+
+describe("query limits (contract §5)", () => {
+  let service: RunningService;
+  let counter: ReturnType<typeof countingDriver>;
+  before(async () => {
+    await loadFixtures();
+    counter = countingDriver(testDriver());
+    service = await startService(counter.driver);
+  });
+  after(async () => {
+    await service.close();
+  });
+  beforeEach(() => {
+    counter.reset();
+  });
+
+  const expectOk = async (query: string, variables?: Record<string, unknown>) => {
+    const response = await service.graphql(query, variables);
+    expect(response.body.errors, JSON.stringify(response.body.errors)).to.equal(undefined);
+    expect(response.status).to.equal(200);
+    return response;
+  };
+  /** Refused with `code` before any Cypher ran. */
+  const expectRefused = async (query: string, code: string, message?: RegExp) => {
+    counter.reset();
+    const response = await service.graphql(query);
+    expect(response.status, JSON.stringify(response.body)).to.equal(422);
+    expect(response.body.errors).to.have.length(1);
+    expect(response.body.errors[0].extensions.code).to.equal(code);
+    expect(response.body.errors[0].extensions.requestId).to.equal(response.headers.get("x-request-id"));
+    if (message !== undefined) expect(response.body.errors[0].message).to.match(message);
+    expect(counter.queries()).to.equal(0);
+    return response;
+  };
+
+  describe("depth", () => {
+    it("counts the contract's example as depth 4", async () => {
+      await expectOk('{ topic(id: "t1") { decisions { decidedBy { name } } } }');
+      expect(nested(4)).to.equal('{ topic(id: "t1") { decisions(limit: 1) { topic { id } } } }');
+    });
+
+    it("accepts 8 levels and refuses 9 with query_too_deep", async () => {
+      await expectOk(nested(8));
+      await expectRefused(nested(9), "query_too_deep", /^Query nests 9 levels; the maximum is 8\.$/);
+    });
+
+    it("counts fragment fields where they are spread, adding no level of their own", async () => {
+      const deep = (levels: string) => `
+        { topic(id: "t1") { ...TopicDecisions } }
+        fragment TopicDecisions on Topic { decisions(limit: 1) { ...DecisionTopic } }
+        fragment DecisionTopic on Decision { topic { decisions(limit: 1) { topic { decisions(limit: 1) { ${levels} } } } } }`;
+      await expectOk(deep("topic { id }")); // 8 levels
+      await expectRefused(deep("topic { decisions(limit: 1) { id } }"), "query_too_deep", /nests 9 levels/);
+      await expectRefused(
+        `{ topic(id: "t1") { ... on Topic { decisions(limit: 1) { topic { decisions(limit: 1) { topic {
+           decisions(limit: 1) { topic { decisions(limit: 1) { id } } } } } } } } } }`,
+        "query_too_deep",
+      );
+    });
+
+    it("exempts __schema introspection, so GraphiQL's standard introspection query is answered", async () => {
+      const { body } = await expectOk(getIntrospectionQuery());
+      expect(body.data.__schema.queryType.name).to.equal("Query");
+      expect(body.extensions.cost).to.deep.equal({ requested: 0, limit: 50_000 });
+    });
+
+    it("still counts __type queries", async () => {
+      const ofType = (levels: number) => {
+        let selection = "name";
+        for (let i = 0; i < levels - 2; i++) selection = `ofType { ${selection} }`;
+        return `{ __type(name: "Query") { ${selection} } }`;
+      };
+      await expectOk(ofType(8));
+      await expectRefused(ofType(9), "query_too_deep");
+    });
+  });
+
+  describe("width", () => {
+    it("accepts 50 field selections in a selection set and refuses 51, every occurrence counting", async () => {
+      await expectOk(`{ topic(id: "t1") { ${fields(50)} } }`);
+      await expectRefused(
+        `{ topic(id: "t1") { ${fields(51)} } }`,
+        "query_too_wide",
+        /selects 51 fields .*the maximum is 50\./,
+      );
+    });
+
+    it("inlines fragments and inline fragments where they are spread", async () => {
+      const withFragments = (own: number) =>
+        `{ topic(id: "t1") { ${fields(own)} ...A ... on Topic { ${fields(10)} } } }
+         fragment A on Topic { ${fields(20)} ...B }
+         fragment B on Topic { ${fields(10)} }`;
+      await expectOk(withFragments(10)); // 10 + 20 + 10 + 10
+      await expectRefused(withFragments(11), "query_too_wide", /selects 51 fields/);
+    });
+
+    it("accepts 30 aliases and refuses 31", async () => {
+      const aliased = (n: number) =>
+        `{ ${Array.from({ length: n }, (_, i) => `a${i}: topic(id: "t1") { id }`).join(" ")} }`;
+      await expectOk(aliased(30));
+      await expectRefused(aliased(31), "query_too_wide", /^Query uses 31 aliases; the maximum is 30\.$/);
+    });
+
+    it("accepts 50 directives and refuses 51", async () => {
+      // Two directives a field, so that 51 directives stay within 50 fields.
+      const directed = (n: number) =>
+        `{ topic(id: "t1") { ${Array.from({ length: Math.ceil(n / 2) }, (_, i) =>
+          2 * i + 1 < n ? "id @include(if: true) @skip(if: false)" : "id @include(if: true)",
+        ).join(" ")} } }`;
+      await expectOk(directed(50));
+      await expectRefused(directed(51), "query_too_wide", /^Query uses 51 directives; the maximum is 50\.$/);
+    });
+  });
+
+  describe("cost", () => {
+    const heavy = "topics(limit: 100) { decisions(limit: 100) { decidedBy { name } } }"; // 20,100
+    const atCap = `{ a: ${heavy} b: ${heavy} c: topics(limit: 98) { decisions(limit: 99) { id } } }`;
+
+    it("puts the estimate on every successful response, as the contract's example computes it", async () => {
+      const { body } = await expectOk(`{ ${heavy} }`);
+      expect(body.extensions.cost).to.deep.equal({ requested: 20_100, limit: 50_000 });
+      expect((await expectOk("{ topics { id } }")).body.extensions.cost.requested).to.equal(20);
+      expect((await expectOk('{ topic(id: "nope") { id name } }')).body.extensions.cost.requested).to.equal(
+        1,
+      );
+    });
+
+    it("applies variables, variable defaults and argument defaults; null means the default", async () => {
+      const query = "query ($n: Int, $m: Int = 5) { topics(limit: $n) { decisions(limit: $m) { id } } }";
+      expect((await expectOk(query, { n: 10 })).body.extensions.cost.requested).to.equal(10 * 6);
+      expect((await expectOk(query, { n: 10, m: 100 })).body.extensions.cost.requested).to.equal(10 * 101);
+      expect((await expectOk(query, { n: null })).body.extensions.cost.requested).to.equal(20 * 6);
+      expect((await expectOk("{ topics(limit: null) { id } }")).body.extensions.cost.requested).to.equal(20);
+    });
+
+    it("admits a query at the cap and refuses one over it with query_too_expensive", async () => {
+      expect((await expectOk(atCap)).body.extensions.cost.requested).to.equal(50_000);
+      const over = atCap.replace(/ }$/, ' d: decision(id: "d1") { id } }');
+      await expectRefused(over, "query_too_expensive", /estimated to cost 50,001; the limit is 50,000/);
+    });
+
+    it("costs only the operation that runs", async () => {
+      const document = `query Cheap { topics(limit: 1) { id } } query Dear ${atCap.replace(/\{ a:/, '{ z: decision(id: "d1") { id } a:')}`;
+      const cheap = await service.request("/api/v1/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: document, operationName: "Cheap" }),
+      });
+      expect(cheap.status).to.equal(200);
+      expect(cheap.body.extensions.cost.requested).to.equal(1);
+      const dear = await service.request("/api/v1/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: document, operationName: "Dear" }),
+      });
+      expect(dear.status).to.equal(422);
+      expect(dear.body.errors[0].extensions.code).to.equal("query_too_expensive");
+    });
+
+    it("checks the limit range before the cost", async () => {
+      await expectRefused("{ topics(limit: 1000) { decisions(limit: 100) { id } } }", "validation_failed");
+    });
+  });
+
+  it("gives each validation-stage error its own code, with status 422", async () => {
+    const response = await service.graphql(`{ nope ${nested(9).slice(1, -1)} }`);
+    expect(response.status).to.equal(422);
+    const codes = (response.body.errors as { extensions: { code: string } }[]).map((e) => e.extensions.code);
+    expect(codes).to.have.members(["validation_failed", "query_too_deep"]);
+    expect(counter.queries()).to.equal(0);
+  });
+});
