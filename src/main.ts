@@ -42,7 +42,9 @@ async function main(): Promise<void> {
   const counters = createQuotaCounters(config.quota, log);
   log(`Quota counters: ${counters.description}.`);
   const { requestsPerMinute, requestsPerDay, graphqlQueriesPerDay } = config.quota.limits;
-  log(`Quotas per key: ${requestsPerMinute}/minute, ${requestsPerDay}/day, ${graphqlQueriesPerDay} GraphQL/day.`);
+  log(
+    `Quotas per key: ${requestsPerMinute}/minute, ${requestsPerDay}/day, ${graphqlQueriesPerDay} GraphQL/day.`,
+  );
   const { app, stop } = await createApp({
     schema,
     authenticator: new Authenticator(keys, config.auth.cacheTtlMs),

@@ -64,7 +64,8 @@ export function contractErrorsPlugin(
             delete result.extensions;
             result.errors = [{ message: failure.message, extensions: { code: failure.code, requestId } }];
             response.http.status = failure.status;
-            for (const [name, value] of Object.entries(failure.headers)) response.http.headers.set(name, value);
+            for (const [name, value] of Object.entries(failure.headers))
+              response.http.headers.set(name, value);
             return Promise.resolve();
           }
 

@@ -42,9 +42,7 @@ export class FailoverQuotaStore implements QuotaStore {
   private switchToFallback(reason: string): void {
     if (this.onFallback) return;
     this.onFallback = true;
-    this.log(
-      `Quota counters: Redis is unreachable (${reason}); counting in this process until it returns.`,
-    );
+    this.log(`Quota counters: Redis is unreachable (${reason}); counting in this process until it returns.`);
   }
 }
 
