@@ -18,8 +18,13 @@ export async function readTypeDefs(): Promise<string[]> {
  * each request into one Cypher query. Fails fast when the database is older than 5.23 or lacks
  * APOC core (every `DateTime` is projected through `apoc.date.convertFormat`).
  */
-export async function buildSchema(driver: Driver, database: string): Promise<GraphQLSchema> {
-  const neoSchema = new Neo4jGraphQL({ typeDefs: await readTypeDefs(), driver });
+export async function buildSchema(
+  driver: Driver,
+  database: string,
+  /** More SDL next to `typeDefs/` (tests add a field that sleeps, to reach the query timeout). */
+  extraTypeDefs: string[] = [],
+): Promise<GraphQLSchema> {
+  const neoSchema = new Neo4jGraphQL({ typeDefs: [...(await readTypeDefs()), ...extraTypeDefs], driver });
   await neoSchema.checkNeo4jCompat({ sessionConfig: { database } });
   const schema = await neoSchema.getSchema();
   await warmUp(schema, database);

@@ -5,6 +5,9 @@ import { createDriver } from "./driver.js";
 /** The local development server's instance name (`npm run db -- … --instance dev`). */
 export const LOCAL_INSTANCE = "dev";
 
+/** How long the driver retries a transaction whose connection failed. */
+export const MAX_RETRY_TIME_MS = 500;
+
 export interface Neo4jHandle {
   driver: Driver;
   /** True when no NEO4J_URI was configured and a local development server is used. */
@@ -38,7 +41,9 @@ export async function connectNeo4j(config: Config, log: (line: string) => void):
     {
       connectionTimeoutMs: config.neo4j.connectionTimeoutMs,
       acquisitionTimeoutMs: config.neo4j.connectionTimeoutMs,
-      maxRetryTimeMs: config.neo4j.connectionTimeoutMs,
+      // Short: a request against a database that just went away answers 503 within about
+      // one connection timeout, not after 30 s of retries (contract §3).
+      maxRetryTimeMs: MAX_RETRY_TIME_MS,
     },
   );
   return { driver, local: config.neo4j.uri === undefined };

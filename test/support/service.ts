@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
+import type { GraphQLSchema } from "graphql";
 import type { Driver } from "neo4j-driver";
 import { createApp } from "../../src/app.js";
 import { ApiKeyStore } from "../../src/auth/api-key-store.js";
@@ -32,6 +33,8 @@ export interface WireResponse {
 
 /** Starts the real app on an ephemeral port against the suite's Neo4j, with a fresh read key. */
 export interface ServiceOptions {
+  /** Default: the product's schema over `driver`. */
+  schema?: GraphQLSchema;
   keyCacheTtlMs?: number;
   /** Default: Redis counters with allowances no test reaches, so only quota tests meet a 429. */
   quota?: Quota;
@@ -63,7 +66,7 @@ export async function startService(
   driver: Driver = testDriver(),
   options: ServiceOptions = {},
 ): Promise<RunningService> {
-  const schema = await buildSchema(driver, testDatabase);
+  const schema = options.schema ?? (await buildSchema(driver, testDatabase));
   const keys = new ApiKeyStore(testDriver(), testDatabase);
   const { key, record } = await keys.create("test suite", ["read"]);
   const { app, stop } = await createApp({

@@ -1,0 +1,135 @@
+import { expect } from "chai";
+import type { Driver } from "neo4j-driver";
+import { hashApiKey } from "../src/auth/api-key.js";
+import { loadConfig } from "../src/config.js";
+import { buildSchema } from "../src/graphql/schema.js";
+import { connectNeo4j } from "../src/neo4j/connect.js";
+import { loadFixtures } from "./support/fixtures.js";
+import { startService, type RunningService, type WireResponse } from "./support/service.js";
+import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy.js";
+import { testBoltUri, testDatabase, testDriver, testPassword } from "./support/test-neo4j.js";
+
+/** Fields that reach what the product's schema never does on its own: a slow and a failing query. */
+const TROUBLE_TYPEDEFS = `
+  extend type Query {
+    slow(ms: Int!): Int @cypher(statement: "CALL apoc.util.sleep($ms) RETURN $ms AS slept", columnName: "slept")
+    broken: Int @cypher(statement: "MATCH (t:Topic) RETURN 1 / (count(t) - count(t)) AS quotient", columnName: "quotient")
+  }
+`;
+
+/** What must never reach a caller or a log line (contract §3). */
+function expectNoInternals(text: string, key: string): void {
+  expect(text).not.to.include(key);
+  expect(text).not.to.include(hashApiKey(key));
+  expect(text).not.to.match(/\bMATCH\b|\bRETURN\b|apoc\.|CALL /); // Cypher
+  expect(text).not.to.match(/\n\s+at |\.ts:\d+|\.js:\d+/); // a stack
+  expect(text).not.to.match(/by zero|bolt:\/\/|ECONNREFUSED|Failed to connect|connection|terminated|timed out/i); // driver
+}
+
+function expectContractError(response: WireResponse, status: number, code: string): void {
+  expect(response.status, JSON.stringify(response.body)).to.equal(status);
+  expect(response.headers.get("content-type")).to.equal("application/json; charset=utf-8");
+  expect(response.body).to.deep.equal({
+    errors: [
+      {
+        message: response.body.errors[0].message,
+        extensions: { code, requestId: response.headers.get("x-request-id") },
+      },
+    ],
+  });
+}
+
+describe("failures past validation (contract §3: 500, 503, 504)", () => {
+  const logged: string[] = [];
+  const logError = (line: string) => logged.push(line);
+  let service: RunningService;
+
+  before(async () => {
+    await loadFixtures();
+    const schema = await buildSchema(testDriver(), testDatabase, [TROUBLE_TYPEDEFS]);
+    service = await startService(undefined, { schema, queryTimeoutMs: 300, logError });
+  });
+  after(async () => {
+    await service.close();
+  });
+  beforeEach(() => {
+    logged.length = 0;
+  });
+
+  it("answers 504 query_timeout when Neo4j aborts a query at the transaction timeout", async () => {
+    const response = await service.graphql("{ slow(ms: 60000) }");
+    expectContractError(response, 504, "query_timeout");
+    expect(response.body.errors[0].message).to.equal("The query ran past the server's time limit.");
+    expect(response.headers.has("ratelimit")).to.equal(true);
+    expectNoInternals(JSON.stringify(response.body), service.key);
+    expect(logged).to.have.length(1);
+    expect(logged[0]).to.match(
+      /^request \S+ failed with query_timeout: Neo4jError Neo\.ClientError\.Transaction\./,
+    );
+    expect(logged[0]).to.include(response.headers.get("x-request-id"));
+  });
+
+  it("answers a masked 500 internal_error with the request id when the query fails, and logs it", async () => {
+    const response = await service.graphql("{ broken topics(limit: 1) { id } }");
+    expectContractError(response, 500, "internal_error");
+    expect(response.body.errors[0].message).to.equal(
+      "Something went wrong on our side. Quote the request id when you report it.",
+    );
+    expectNoInternals(JSON.stringify(response.body), service.key);
+    expect(logged).to.have.length(1);
+    expect(logged[0]).to.include(response.headers.get("x-request-id"));
+    expect(logged[0]).to.match(
+      /failed with internal_error: Neo4jError Neo\.ClientError\.Statement\.ArithmeticError$/,
+    );
+    for (const line of logged) expectNoInternals(line, service.key);
+  });
+
+  it("leaves nothing internal in the bodies or logs of refusals", async () => {
+    const responses = await Promise.all([
+      service.graphql("{ nope }"),
+      service.graphql("{ topics(limit: 0) { id } }"),
+      service.graphql("{ topics { "),
+      service.request("/api/v1/graphql", {
+        method: "POST",
+        headers: { authorization: `Bearer ${service.key}x` },
+      }),
+    ]);
+    for (const response of responses) expectNoInternals(JSON.stringify(response.body), service.key);
+    for (const line of logged) expectNoInternals(line, service.key);
+  });
+
+  describe("when the database goes away", () => {
+    let proxy: TcpProxy;
+    let driver: Driver;
+    let outage: RunningService;
+
+    before(async () => {
+      proxy = await startTcpProxy(Number(new URL(testBoltUri()).port));
+      // The service's own driver settings, through a connection the test can cut.
+      const config = loadConfig({
+        NEO4J_URI: `bolt://127.0.0.1:${proxy.port}`,
+        NEO4J_PASSWORD: testPassword,
+      });
+      ({ driver } = await connectNeo4j(config, () => undefined));
+      const schema = await buildSchema(driver, testDatabase);
+      outage = await startService(driver, { schema, logError });
+      expect((await outage.graphql("{ topics(limit: 1) { id } }")).status).to.equal(200); // key now cached
+      await proxy.stop();
+    });
+    after(async () => {
+      await outage.close();
+      await driver.close();
+    });
+
+    it("answers 503 service_unavailable with Retry-After, and logs the driver's code only", async () => {
+      const response = await outage.graphql("{ topics(limit: 1) { id } }");
+      expectContractError(response, 503, "service_unavailable");
+      expect(response.headers.get("retry-after")).to.equal("5");
+      expectNoInternals(JSON.stringify(response.body), outage.key);
+      expect(logged.join("\n")).to.match(
+        /failed with service_unavailable: Neo4jError (ServiceUnavailable|SessionExpired)/,
+      );
+      for (const line of logged) expectNoInternals(line, outage.key);
+    });
+  });
+});
