@@ -23,7 +23,9 @@ function expectNoInternals(text: string, key: string): void {
   expect(text).not.to.include(hashApiKey(key));
   expect(text).not.to.match(/\bMATCH\b|\bRETURN\b|apoc\.|CALL /); // Cypher
   expect(text).not.to.match(/\n\s+at |\.ts:\d+|\.js:\d+/); // a stack
-  expect(text).not.to.match(/by zero|bolt:\/\/|ECONNREFUSED|Failed to connect|connection|terminated|timed out/i); // driver
+  expect(text).not.to.match(
+    /by zero|bolt:\/\/|ECONNREFUSED|Failed to connect|connection|terminated|timed out/i,
+  ); // driver
 }
 
 function expectContractError(response: WireResponse, status: number, code: string): void {
