@@ -1,6 +1,64 @@
-import { gzipSync } from "node:zlib";
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { expect } from "chai";
 import { startService, type RunningService } from "./support/service.js";
+
+interface StreamedAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: { errors: { extensions: { code: string } }[] };
+  /** Bytes written before the answer arrived; the request was never ended. */
+  written: number;
+  /** Resolves when the server has closed the connection. */
+  closed: Promise<void>;
+}
+
+/**
+ * Streams `body` chunked (no Content-Length) and, unless `end`, never finishes it: the answer
+ * can only come from a server that stops reading.
+ */
+function streamBody(
+  service: RunningService,
+  body: Buffer,
+  { end, chunkSize = 8_192 }: { end: boolean; chunkSize?: number },
+): Promise<StreamedAnswer> {
+  return new Promise((resolve, reject) => {
+    let written = 0;
+    const request = httpRequest(`${service.url}/api/v1/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${service.key}` },
+    });
+    const closed = new Promise<void>((resolveClosed) => {
+      request.once("socket", (socket) => {
+        socket.once("close", () => {
+          resolveClosed();
+        });
+      });
+    });
+    request.once("error", () => undefined); // writes after the server hung up
+    request.once("response", (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.once("end", () => {
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as StreamedAnswer["body"],
+          written,
+          closed,
+        });
+      });
+      response.once("error", reject);
+    });
+    request.flushHeaders();
+    for (let offset = 0; offset < body.length; offset += chunkSize) {
+      const chunk = body.subarray(offset, offset + chunkSize);
+      written += chunk.length;
+      request.write(chunk);
+    }
+    if (end) request.end();
+  });
+}
 
 describe("request body checks on the wire", () => {
   let service: RunningService;
@@ -34,6 +92,65 @@ describe("request body checks on the wire", () => {
     const accepted = await post(padded(65_536));
     expect(accepted.status).to.equal(200);
     expectError(await post(padded(65_537)), 413, "payload_too_large");
+  });
+
+  it("reads a streamed body of 65,536 bytes and cuts one off at byte 65,537, without reading on", async () => {
+    const padded = (size: number) => {
+      const base = JSON.stringify({ query: "{ __typename }" });
+      return Buffer.from(base + " ".repeat(size - base.length));
+    };
+    const accepted = await streamBody(service, padded(65_536), { end: true });
+    expect(accepted.status).to.equal(200);
+
+    // 65,537 bytes written and the request left open: the 413 comes anyway, and the server closes.
+    const refused = await streamBody(service, padded(65_537), { end: false });
+    expect(refused.status).to.equal(413);
+    expect(refused.headers.connection).to.equal("close");
+    expect(refused.body.errors[0]?.extensions.code).to.equal("payload_too_large");
+    await refused.closed;
+  });
+
+  it("answers 408 request_timeout and closes the connection when the body stalls", async () => {
+    const slow = await startService(undefined, { bodyTimeoutMs: 300 });
+    try {
+      const stalled = await streamBody(slow, Buffer.from('{"query": "{ __typ'), { end: false });
+      expect(stalled.status).to.equal(408);
+      expect(stalled.headers.connection).to.equal("close");
+      expect(stalled.headers["content-type"]).to.equal("application/json; charset=utf-8");
+      expect(stalled.body.errors[0]?.extensions.code).to.equal("request_timeout");
+      expect(stalled.headers.ratelimit).to.be.a("string"); // the key was admitted: it counts
+      await stalled.closed;
+      // A body that arrives in time is read as usual.
+      const prompt = await streamBody(slow, Buffer.from('{"query": "{ __typename }"}'), { end: true });
+      expect(prompt.status).to.equal(200);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it("accepts deflate and br bodies", async () => {
+    const json = JSON.stringify({ query: "{ __typename }" });
+    for (const [coding, body] of [
+      ["deflate", deflateSync(json)],
+      ["br", brotliCompressSync(json)],
+    ] as const) {
+      const response = await post(body, { "content-type": "application/json", "content-encoding": coding });
+      expect(response.status, coding).to.equal(200);
+    }
+  });
+
+  it("refuses a charset other than UTF-8 with 415 and bytes that are not UTF-8 with invalid_json", async () => {
+    expectError(
+      await post('{"query":"{ __typename }"}', { "content-type": "application/json; charset=latin1" }),
+      415,
+      "unsupported_media_type",
+    );
+    const notUtf8 = Buffer.concat([
+      Buffer.from('{"query":"{ __typename }","x":"'),
+      Buffer.from([0xff]),
+      Buffer.from('"}'),
+    ]);
+    expectError(await post(notUtf8), 422, "invalid_json");
   });
 
   it("refuses a gzip body that decodes to over 65,536 bytes", async () => {
