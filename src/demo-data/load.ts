@@ -9,6 +9,9 @@ const BATCH_SIZE = 5_000;
  * before (people, topics and customers first). `CALL (…) { … }` keeps a row whose optional link
  * is null from being dropped.
  */
+/** The sort key of a row without a timestamp (cypher/03-sort-keys.cypher): before every date. */
+const NO_TIMESTAMP_SORT_KEY = "datetime('0001-01-01T00:00:00Z')";
+
 const STATEMENTS = {
   people: `UNWIND $rows AS row CREATE (:Person {id: row.id, name: row.name, email: row.email, team: row.team})`,
   topics: `UNWIND $rows AS row CREATE (:Topic {id: row.id, name: row.name, canonicalAnswer: row.canonicalAnswer})`,
@@ -16,6 +19,7 @@ const STATEMENTS = {
   decisions: `
     UNWIND $rows AS row
     CREATE (d:Decision {id: row.id, title: row.title, status: row.status, decidedAt: datetime(row.decidedAt),
+                        decidedAtSortKey: coalesce(datetime(row.decidedAt), ${NO_TIMESTAMP_SORT_KEY}),
                         regretScore: row.regretScore, executionGapDays: row.executionGapDays})
     WITH d, row
     CALL (d, row) { MATCH (p:Person {id: row.decidedBy}) CREATE (d)-[:DECIDED_BY]->(p) }
@@ -30,7 +34,8 @@ const STATEMENTS = {
   disagreements: `
     UNWIND $rows AS row
     CREATE (g:Disagreement {id: row.id, summary: row.summary, resolved: row.resolved,
-                            raisedAt: datetime(row.raisedAt), resolvedAt: datetime(row.resolvedAt)})
+                            raisedAt: datetime(row.raisedAt), resolvedAt: datetime(row.resolvedAt),
+                            raisedAtSortKey: coalesce(datetime(row.raisedAt), ${NO_TIMESTAMP_SORT_KEY})})
     WITH g, row
     CALL (g, row) { MATCH (t:Topic {id: row.topic}) CREATE (g)-[:ABOUT]->(t) }
     CALL (g, row) { UNWIND row.participants AS personId MATCH (p:Person {id: personId}) CREATE (p)-[:PARTICIPATED_IN]->(g) }`,

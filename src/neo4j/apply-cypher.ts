@@ -21,17 +21,25 @@ export function splitStatements(source: string): string[] {
 
 /**
  * Applies every `cypher/*.cypher` file in name order (each statement is `IF NOT EXISTS`, so this
- * is idempotent) and waits until the indexes are online.
+ * is idempotent, and the sort-key backfill only touches stale nodes) and waits until the indexes
+ * are online.
  */
 export async function applySchemaFiles(driver: Driver, database: string): Promise<number> {
   const files = (await readdir(cypherDir)).filter((name) => name.endsWith(".cypher")).sort();
   let applied = 0;
-  for (const file of files) {
-    for (const statement of splitStatements(await readFile(join(cypherDir, file), "utf8"))) {
-      await driver.executeQuery(statement, {}, { database });
-      applied++;
+  // Auto-commit transactions: the sort-key backfill commits in batches (`IN TRANSACTIONS`).
+  const session = driver.session({ database });
+  try {
+    for (const file of files) {
+      for (const statement of splitStatements(await readFile(join(cypherDir, file), "utf8"))) {
+        await session.run(statement);
+        applied++;
+      }
+      // The backfill reads in index order only once the indexes are online.
+      await session.run("CALL db.awaitIndexes(600)");
     }
+  } finally {
+    await session.close();
   }
-  await driver.executeQuery("CALL db.awaitIndexes(600)", {}, { database });
   return applied;
 }

@@ -1,17 +1,36 @@
 import type { Driver, ManagedTransaction, Session } from "neo4j-driver";
 
+export interface RecordedQuery {
+  text: string;
+  parameters: Record<string, unknown>;
+}
+
+const asText = (query: unknown) =>
+  typeof query === "string" ? query : String((query as { text?: unknown }).text ?? query);
+
 /**
  * Wraps a driver so that every `run` on a transaction the library opens is counted: how many
  * Cypher queries a GraphQL request really sent to Neo4j.
  */
-export function countingDriver(driver: Driver): { driver: Driver; queries: () => number; reset: () => void } {
+export function countingDriver(driver: Driver): {
+  driver: Driver;
+  queries: () => number;
+  /** The Cypher and parameters of every query since the last reset, in order. */
+  recorded: () => RecordedQuery[];
+  reset: () => void;
+} {
   let count = 0;
+  let recorded: RecordedQuery[] = [];
+  const record = (query: unknown, parameters: unknown) => {
+    recorded.push({ text: asText(query), parameters: (parameters ?? {}) as Record<string, unknown> });
+  };
   const countingTx = (tx: ManagedTransaction): ManagedTransaction =>
     new Proxy(tx, {
       get(target, property, receiver) {
         if (property === "run") {
           return (...args: Parameters<ManagedTransaction["run"]>) => {
             count++;
+            record(args[0], args[1]);
             return target.run(...args);
           };
         }
@@ -28,6 +47,7 @@ export function countingDriver(driver: Driver): { driver: Driver; queries: () =>
         if (property === "run") {
           return (...args: Parameters<Session["run"]>) => {
             count++;
+            record(args[0], args[1]);
             return target.run(...args);
           };
         }
@@ -47,8 +67,10 @@ export function countingDriver(driver: Driver): { driver: Driver; queries: () =>
   return {
     driver: proxy,
     queries: () => count,
+    recorded: () => recorded,
     reset: () => {
       count = 0;
+      recorded = [];
     },
   };
 }

@@ -1,3 +1,4 @@
+import { applySchemaFiles } from "../../src/neo4j/apply-cypher.js";
 import { deleteDomainData } from "../../src/demo-data/load.js";
 import { testDatabase, testDriver } from "./test-neo4j.js";
 
@@ -72,4 +73,6 @@ CREATE (m1)-[:FOLLOWS_FROM]->(d1), (m4)-[:FOLLOWS_FROM]->(d3), (m4)-[:FOLLOWS_FR
 export async function loadFixtures(): Promise<void> {
   await deleteDomainData(testDriver(), testDatabase);
   await testDriver().executeQuery(FIXTURE, {}, { database: testDatabase });
+  // The derived sort keys, as the ingest side's writes leave them (cypher/03-sort-keys.cypher).
+  await applySchemaFiles(testDriver(), testDatabase);
 }

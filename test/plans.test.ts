@@ -1,0 +1,102 @@
+import { expect } from "chai";
+import { countingDriver } from "./support/counting-driver.js";
+import { loadFixtures } from "./support/fixtures.js";
+import { startService, type RunningService } from "./support/service.js";
+import { testDatabase, testDriver } from "./support/test-neo4j.js";
+
+interface PlanNode {
+  operatorType: string;
+  arguments: Record<string, unknown>;
+  children: PlanNode[];
+}
+
+const operator = (plan: PlanNode) => plan.operatorType.replace(/@.*$/, "");
+const walk = (plan: PlanNode): PlanNode[] => [plan, ...plan.children.flatMap(walk)];
+const details = (plan: PlanNode) => {
+  const value = plan.arguments.Details;
+  return typeof value === "string" ? value : "";
+};
+
+/** Index reads over a whole label that reach `plan` without a limit or an ordered top between. */
+const unboundedLabelReads = (plan: PlanNode): PlanNode[] => {
+  if (/^(Limit|PartialTop|Top)$/.test(operator(plan))) return [];
+  if (/^NodeIndex(SeekByRange|Scan)$/.test(operator(plan))) return [plan];
+  return plan.children.flatMap(unboundedLabelReads);
+};
+
+/** Every subset of a field's filters, as GraphQL arguments. */
+function combinations(filters: Record<string, string>): string[] {
+  const names = Object.keys(filters);
+  return Array.from({ length: 2 ** names.length }, (_, mask) =>
+    names
+      .filter((_, bit) => mask & (1 << bit))
+      .map((name) => `${name}: ${filters[name]}`)
+      .join(", "),
+  );
+}
+
+const ROOT_LISTS: Record<string, Record<string, string>> = {
+  decisions: {
+    since: '"2025-01-01"',
+    topicId: '"t1"',
+    status: "DECIDED",
+    regretScoreMin: "0.5",
+    executionGapDaysMin: "5",
+  },
+  features: { stage: "BETA", team: '"Platform"', ownerId: '"p1"', shipped: "true" },
+  disagreements: { topicId: '"t1"', resolved: "false" },
+  customers: { health: "AT_RISK" },
+  topics: {},
+  people: {},
+};
+
+/**
+ * Issue 5's plan shapes, checked on the Cypher the library really generates: every root list
+ * field, with every combination of its filters, reads an index (or starts from one node found by
+ * id), never scans a label, and sorts only what one node's relationships give — the order of a
+ * whole label comes from an index. The planner's choice is what is checked, not time, so the
+ * fixture graph is enough (the statements carry index hints).
+ */
+describe("query plans of the root list fields (EXPLAIN)", () => {
+  let service: RunningService;
+  let counter: ReturnType<typeof countingDriver>;
+  before(async () => {
+    await loadFixtures();
+    counter = countingDriver(testDriver());
+    service = await startService(counter.driver);
+  });
+  after(() => service.close());
+
+  for (const [field, filters] of Object.entries(ROOT_LISTS)) {
+    it(`plans ${field} with each of its ${2 ** Object.keys(filters).length} filter combinations on indexes`, async () => {
+      for (const args of combinations(filters)) {
+        counter.reset();
+        const selection = `${field}${args === "" ? "" : `(${args})`} { id }`;
+        const { status, body } = await service.graphql(`{ ${selection} }`);
+        expect(body.errors, `${selection}: ${JSON.stringify(body.errors)}`).to.equal(undefined);
+        expect(status).to.equal(200);
+        const [query] = counter.recorded();
+        expect(counter.recorded(), selection).to.have.length(1);
+        if (query === undefined) continue;
+
+        const { summary } = await testDriver().executeQuery(`EXPLAIN ${query.text}`, query.parameters, {
+          database: testDatabase,
+        });
+        const plan = summary.plan as unknown as PlanNode;
+        const operators = walk(plan);
+        const described = operators.map((node) => `${operator(node)} ${details(node)}`).join("\n");
+        const scans = operators.filter((node) => /^(NodeByLabelScan|AllNodesScan)$/.test(operator(node)));
+        expect(scans, `${selection} scans a label:\n${described}`).to.deep.equal([]);
+        const reads = operators.filter((node) => /^Node(Unique)?Index(Seek|Scan)/.test(operator(node)));
+        expect(reads, `${selection} reads no index:\n${described}`).not.to.deep.equal([]);
+        // A full Sort/Top may only order a bounded input: one node's relationships, or index
+        // reads already cut to `limit` rows in index order below it (PartialSort/PartialTop finish
+        // ties on `id` within the index order). A label's order comes from an index.
+        for (const sort of operators.filter((node) => /^(Sort|Top)$/.test(operator(node)))) {
+          const unbounded = sort.children.flatMap(unboundedLabelReads);
+          expect(unbounded, `${selection} sorts a label:\n${described}`).to.deep.equal([]);
+        }
+      }
+    });
+  }
+});
