@@ -112,7 +112,8 @@ export function readBodyText(timeoutMs: number): RequestHandler {
     source.once("end", () => {
       settle();
     });
-    source.once("error", () => {
+    // `on`, not `once`: a second error after the answer must not become an unhandled one.
+    source.on("error", () => {
       settle(new ApiError("invalid_json", "The request body could not be decoded."));
     });
   };
