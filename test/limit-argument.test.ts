@@ -1,20 +1,18 @@
 import { expect } from "chai";
 import { countingDriver } from "./support/counting-driver.js";
 import { loadFixtures } from "./support/fixtures.js";
-import { startService, type RunningService } from "./support/service.js";
+import { startCountingService, type RunningService } from "./support/service.js";
 import { testDriver } from "./support/test-neo4j.js";
 
 describe("the limit argument", () => {
   let service: RunningService;
   let counter: ReturnType<typeof countingDriver>;
   before(async () => {
-    await loadFixtures();
+    ({ service, counter } = await startCountingService());
     // 120 topics so that limit 100 and the default 20 are visible in the answer's length.
     await testDriver().executeQuery(
       "UNWIND range(1, 120) AS i CREATE (:Topic {id: 'extra-' + i, name: 'Extra ' + i})",
     );
-    counter = countingDriver(testDriver());
-    service = await startService(counter.driver);
   });
   after(async () => {
     await service.close();

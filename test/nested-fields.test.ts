@@ -1,16 +1,12 @@
 import { expect } from "chai";
 import { countingDriver } from "./support/counting-driver.js";
-import { loadFixtures } from "./support/fixtures.js";
-import { startService, type RunningService } from "./support/service.js";
-import { testDriver } from "./support/test-neo4j.js";
+import { startCountingService, type RunningService } from "./support/service.js";
 
 describe("nested fields on the fixture graph", () => {
   let service: RunningService;
   let counter: ReturnType<typeof countingDriver>;
   before(async () => {
-    await loadFixtures();
-    counter = countingDriver(testDriver());
-    service = await startService(counter.driver);
+    ({ service, counter } = await startCountingService());
   });
   after(() => service.close());
 

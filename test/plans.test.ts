@@ -1,7 +1,6 @@
 import { expect } from "chai";
 import { countingDriver } from "./support/counting-driver.js";
-import { loadFixtures } from "./support/fixtures.js";
-import { startService, type RunningService } from "./support/service.js";
+import { startCountingService, type RunningService } from "./support/service.js";
 import { testDatabase, testDriver } from "./support/test-neo4j.js";
 
 interface PlanNode {
@@ -64,9 +63,7 @@ describe("query plans of the root list fields (EXPLAIN)", () => {
   let service: RunningService;
   let counter: ReturnType<typeof countingDriver>;
   before(async () => {
-    await loadFixtures();
-    counter = countingDriver(testDriver());
-    service = await startService(counter.driver);
+    ({ service, counter } = await startCountingService());
   });
   after(() => service.close());
 

@@ -1,9 +1,7 @@
 import { expect } from "chai";
 import { getIntrospectionQuery } from "graphql";
 import { countingDriver } from "./support/counting-driver.js";
-import { loadFixtures } from "./support/fixtures.js";
-import { startService, type RunningService } from "./support/service.js";
-import { testDriver } from "./support/test-neo4j.js";
+import { startCountingService, type RunningService } from "./support/service.js";
 
 /** `{ topic(id:"t1") { decisions { topic { decisions { … } } } } }` with `depth` field levels. */
 function nested(depth: number): string {
@@ -21,9 +19,7 @@ describe("query limits (contract §5)", () => {
   let service: RunningService;
   let counter: ReturnType<typeof countingDriver>;
   before(async () => {
-    await loadFixtures();
-    counter = countingDriver(testDriver());
-    service = await startService(counter.driver);
+    ({ service, counter } = await startCountingService());
   });
   after(async () => {
     await service.close();

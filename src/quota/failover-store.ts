@@ -16,11 +16,6 @@ export class FailoverQuotaStore implements QuotaStore {
     private readonly log: (line: string) => void,
   ) {}
 
-  /** True while requests are counted in this process. */
-  get usingFallback(): boolean {
-    return this.onFallback;
-  }
-
   async consume(keyId: string, windows: readonly QuotaWindow[]) {
     if (this.redis.status === "ready") {
       try {

@@ -29,8 +29,6 @@ export interface QuotaCounters {
   quota: Quota;
   /** Where the counters live, for the start-up log (no credentials). */
   description: string;
-  /** True while Redis is configured but unreachable and this process counts. */
-  usingFallback: () => boolean;
   close: () => Promise<void>;
 }
 
@@ -54,7 +52,6 @@ export function createQuotaCounters(
     return {
       quota: new Quota(limits, memory, now),
       description: "in process memory (REDIS_URL is not set: correct for a single instance only)",
-      usingFallback: () => false,
       close: () => Promise.resolve(),
     };
   }
@@ -66,7 +63,6 @@ export function createQuotaCounters(
   return {
     quota: new Quota(limits, store, now),
     description: `in Redis at ${host}${pathname.length > 1 ? pathname : ""} (shared by every instance)`,
-    usingFallback: () => store.usingFallback,
     close: async () => {
       await redis.quit().catch(() => {
         redis.disconnect();

@@ -7,6 +7,8 @@ import { ApiKeyStore } from "../../src/auth/api-key-store.js";
 import { Authenticator } from "../../src/auth/authenticate.js";
 import { buildSchema } from "../../src/graphql/schema.js";
 import { createQuotaCounters, type Quota, type QuotaCounters } from "../../src/quota/quota.js";
+import { countingDriver } from "./counting-driver.js";
+import { loadFixtures } from "./fixtures.js";
 import { testDatabase, testDriver } from "./test-neo4j.js";
 
 /** The machine's Redis (CI's too); `TEST_REDIS_URL` points the suite elsewhere. */
@@ -128,4 +130,17 @@ export function withoutCost(body: any): unknown {
     throw new Error(`expected extensions.cost alone, got ${JSON.stringify(extensions)}`);
   }
   return rest;
+}
+
+/**
+ * The app over the fixture graph, through a driver that counts and records the Cypher it runs:
+ * for tests about how many queries a request sends, and which.
+ */
+export async function startCountingService(): Promise<{
+  service: RunningService;
+  counter: ReturnType<typeof countingDriver>;
+}> {
+  await loadFixtures();
+  const counter = countingDriver(testDriver());
+  return { service: await startService(counter.driver), counter };
 }
