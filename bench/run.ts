@@ -1,229 +1,251 @@
-// `npm run bench -- --size 10k|100k|1m [--duration 6] [--rounds 3]`: every contender answers the
+// `npm run bench -- --size 10k|100k|1m [--duration 2] [--rounds 2]`: every contender answers the
 // same questions on the same Neo4j and data, in one run; prints a table and writes
 // bench/results/<size>.json. Figures are ratios to http-driver measured in the same run.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
-import { createServer, type AddressInfo } from "node:net";
+import { Agent, request } from "node:http";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import neo4j, { type Driver } from "neo4j-driver";
-import { ApiKeyStore } from "../src/auth/api-key-store.js";
-import type { DemoDataSize } from "../src/config.js";
-import { seedDemoData } from "../src/demo-data/seed.js";
+import type { Driver } from "neo4j-driver";
 import { graphSizes } from "../src/demo-data/sizes.js";
 import { NEO4J_VERSION, APOC_VERSION } from "../src/local-neo4j/install.js";
-import { startLocalNeo4j } from "../src/local-neo4j/server.js";
 import { projectRoot } from "../src/project-root.js";
-import { canonical, questions, toJson, type BenchSubjects, type Question } from "./questions.js";
+import {
+  BENCH_QUOTA,
+  log,
+  openBenchGraph,
+  parseSize,
+  PRODUCT_ARGS,
+  productEnv,
+  startChild,
+  tsxArgs,
+} from "./harness.js";
+import {
+  canonical,
+  questions,
+  toJson,
+  unwrapSingular,
+  type BenchSubjects,
+  type GraphQLRequest,
+  type Question,
+} from "./questions.js";
 
 const { values } = parseArgs({
   options: {
     size: { type: "string", default: "10k" },
-    duration: { type: "string", default: "6" },
-    rounds: { type: "string", default: "3" },
+    duration: { type: "string", default: "2" },
+    rounds: { type: "string", default: "2" },
   },
 });
-const size = values.size as DemoDataSize;
-if (!["10k", "100k", "1m"].includes(size)) throw new Error("--size is 10k, 100k or 1m");
+const size = parseSize(values.size);
+/** Seconds of load per contender, question and concurrency, split over the rounds. */
 const secondsPerCell = Number(values.duration);
 const rounds = Number(values.rounds);
+const secondsPerRound = secondsPerCell / rounds;
 const CONCURRENCIES = [1, 16] as const;
-const PASSWORD = "kg-graphql-bench";
-const log = (line: string) => {
-  process.stdout.write(`${line}\n`);
-};
+const resultsDir = join(projectRoot, "bench", "results");
 
 interface Cell {
   requestsPerSecond: number;
   p50: number;
   p99: number;
-  errors: number;
 }
+type Results = Record<string, Record<string, Record<number, Cell>>>;
 
-/** An HTTP contender: where to POST each question, and how. */
+/** A contender served over HTTP: where to POST each question, and how. */
 interface HttpContender {
   name: string;
-  url: (question: Question) => string;
+  port: number;
+  path: (question: Question) => string;
   body: (question: Question) => string;
   headers: Record<string, string>;
+  /** Its answer's `data` in the contract's shape. */
+  data: (body: { data?: unknown }, question: Question) => unknown;
   process: ChildProcess;
+  /** The exact response body of each question, checked on every request under load. */
+  expected: Map<string, string>;
 }
+
+const graphqlBody = (request: GraphQLRequest) =>
+  JSON.stringify({ query: request.query, variables: request.variables });
 
 async function main(): Promise<void> {
   const started = Date.now();
-  const neo = await startLocalNeo4j({
-    name: "bench",
-    boltPort: 7688,
-    password: PASSWORD,
-    heap: size === "1m" ? "3g" : "1g",
-    pageCache: size === "1m" ? "2g" : "512m",
-    log,
-  });
-  const driver = neo4j.driver(neo.uri, neo4j.auth.basic(neo.user, neo.password));
-  const database = "neo4j";
-  if (!(await holdsDemoSize(driver, size))) await seedDemoData(driver, database, size, 42, log);
-  const subjects = await chooseSubjects(driver);
-  const asked = questions(subjects);
-  const { key } = await new ApiKeyStore(driver, database).create(`bench ${new Date().toISOString()}`, [
-    "read",
-  ]);
-
-  log("Starting the contenders…");
-  const env = {
-    ...process.env,
-    NEO4J_URI: neo.uri,
-    NEO4J_PASSWORD: PASSWORD,
-    SUBJECTS: JSON.stringify(subjects),
-  };
-  const httpDriver = await startChild(
-    "http-driver",
-    ["--import", "tsx", "bench/contenders/http-driver.ts"],
-    env,
-  );
-  const product = await startChild("kg-graphql", ["dist/src/main.js"], {
-    ...env,
-    PORT: String(await freePort()),
-    REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
-    // The contract's quotas (100 a minute) would refuse a benchmark: raised for this run only.
-    QUOTA_REQUESTS_PER_MINUTE: "1000000000",
-    QUOTA_REQUESTS_PER_DAY: "1000000000",
-    QUOTA_GRAPHQL_QUERIES_PER_DAY: "1000000000",
-  });
-  const contenders: HttpContender[] = [
-    {
-      name: "http-driver",
-      url: (q) => `http://127.0.0.1:${httpDriver.port}/q/${q.name}`,
-      body: () => "{}",
-      headers: { "content-type": "application/json" },
-      process: httpDriver.child,
-    },
-    {
-      name: "kg-graphql",
-      url: () => `http://127.0.0.1:${product.port}/api/v1/graphql`,
-      body: (q) => JSON.stringify(q.graphql),
-      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
-      process: product.child,
-    },
-  ];
-
+  const graph = await openBenchGraph(size);
+  const { driver, subjects } = graph;
+  const children: ChildProcess[] = [];
   try {
-    log("Checking that every contender gives the same JSON…");
+    const asked = questions(subjects);
+    log("Starting the contenders…");
+    const start = async (name: string, args: string[], env: NodeJS.ProcessEnv = graph.env) => {
+      const started = await startChild(name, args, env);
+      children.push(started.process);
+      return started;
+    };
+    const httpDriver = await start("http-driver", tsxArgs("bench/contenders/http-driver.ts"), {
+      ...graph.env,
+      SUBJECTS: JSON.stringify(subjects),
+    });
+    const naive = await start("naive", tsxArgs("bench/contenders/naive.ts"));
+    const stock = await start("stock", tsxArgs("bench/contenders/stock.ts"));
+    const product = await start("kg-graphql", PRODUCT_ARGS, await productEnv(graph));
+    const json = { "content-type": "application/json" };
+    const contenders: HttpContender[] = [
+      {
+        name: "http-driver",
+        ...httpDriver,
+        path: (q) => `/q/${q.name}`,
+        body: () => "{}",
+        headers: json,
+        data: (body) => body.data,
+        expected: new Map(),
+      },
+      {
+        name: "naive",
+        ...naive,
+        path: () => "/graphql",
+        body: (q) => graphqlBody(q.graphql),
+        headers: json,
+        data: (body) => body.data,
+        expected: new Map(),
+      },
+      {
+        name: "stock",
+        ...stock,
+        path: () => "/graphql",
+        body: (q) => graphqlBody(q.stock),
+        headers: json,
+        data: (body, q) => unwrapSingular(body.data, q.stock.singular),
+        expected: new Map(),
+      },
+      {
+        name: "kg-graphql",
+        ...product,
+        path: () => "/api/v1/graphql",
+        body: (q) => graphqlBody(q.graphql),
+        headers: { ...json, authorization: `Bearer ${graph.key}` },
+        data: (body) => body.data,
+        expected: new Map(),
+      },
+    ];
+
+    log("Checking that every contender gives the same JSON, and warming up…");
     for (const question of asked) await expectSameAnswers(driver, question, contenders);
 
-    const results: Record<string, Record<string, Record<number, Cell>>> = {};
+    const results: Results = {};
     let productRss = 0;
-    const cpuBefore = await cpuSeconds(product.child);
     let productRequests = 0;
+    const productCpuBefore = await cpuSeconds(product.process);
     for (const question of asked) {
       for (const concurrency of CONCURRENCIES) {
         const perContender = new Map<string, Cell[]>();
+        const record = (name: string, cell: Cell) => {
+          perContender.set(name, [...(perContender.get(name) ?? []), cell]);
+        };
         for (let round = 1; round <= rounds; round++) {
           // Alternate the order each round, so machine noise hits every contender alike.
           const order = round % 2 === 0 ? [...contenders].reverse() : contenders;
           for (const contender of order) {
-            const sampler =
-              concurrency === 16 && contender.name === "kg-graphql" ? sampleRss(product.child) : undefined;
-            const cell = await load(contender, question, concurrency, secondsPerCell / rounds);
-            if (sampler !== undefined) productRss = Math.max(productRss, await sampler.stop());
-            if (contender.name === "kg-graphql")
-              productRequests += cell.requestsPerSecond * (secondsPerCell / rounds);
-            perContender.set(contender.name, [...(perContender.get(contender.name) ?? []), cell]);
+            const isProduct = contender === contenders[3];
+            const sampler = concurrency === 16 && isProduct ? sampleRss(product.process) : undefined;
+            const cell =
+              concurrency === 1
+                ? await sequentialLoad(contender, question, secondsPerRound)
+                : await concurrentLoad(contender, question, concurrency, secondsPerRound);
+            if (sampler !== undefined) productRss = Math.max(productRss, sampler.stop());
+            if (isProduct) productRequests += cell.requestsPerSecond * secondsPerRound;
+            record(contender.name, cell);
           }
-          const raw = await rawDriverLoad(driver, question, concurrency, secondsPerCell / rounds);
-          perContender.set("raw-driver", [...(perContender.get("raw-driver") ?? []), raw]);
-          log(`  ${question.name} c=${concurrency} round ${round}/${rounds} done`);
+          record("raw-driver", await rawDriverLoad(driver, question, concurrency, secondsPerRound));
+          log(
+            `  ${question.name.padEnd(16)} c=${String(concurrency).padEnd(2)} round ${round}/${rounds} done`,
+          );
         }
         for (const [name, cells] of perContender) {
           ((results[question.name] ??= {})[name] ??= {})[concurrency] = medianCell(cells);
         }
       }
     }
-    const cpuPerRequestMs = (((await cpuSeconds(product.child)) - cpuBefore) * 1000) / productRequests;
+    const productCpuMs = ((await cpuSeconds(product.process)) - productCpuBefore) * 1000;
     await report(results, {
       productRssMb: productRss / 1024,
-      cpuPerRequestMs,
+      cpuPerRequestMs: productCpuMs / productRequests,
       subjects,
       elapsed: Date.now() - started,
     });
   } finally {
-    for (const contender of contenders) contender.process.kill("SIGTERM");
-    await driver.close();
+    for (const child of children) child.kill("SIGTERM");
+    await graph.close();
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => {
-        resolve(port);
-      });
-    });
-    probe.once("error", reject);
-  });
-}
-
-async function holdsDemoSize(driver: Driver, wanted: DemoDataSize): Promise<boolean> {
-  const { records } = await driver.executeQuery(
-    "MATCH (d:Decision) RETURN count(d) AS decisions, count(d.decidedAtSortKey) AS keyed",
-  );
-  const decisions = Number(records[0]?.get("decisions"));
-  return decisions === graphSizes[wanted].decisions && Number(records[0]?.get("keyed")) === decisions;
-}
-
-/** A topic with a typical number of decisions, and a date with well over 100 decisions after it. */
-async function chooseSubjects(driver: Driver): Promise<BenchSubjects> {
-  const topic = await driver.executeQuery(
-    "MATCH (t:Topic)<-[:ABOUT]-(d:Decision) WITH t, count(d) AS n ORDER BY n DESC, t.id SKIP 10 LIMIT 1 RETURN t.id AS id",
-  );
-  const date = await driver.executeQuery(
-    "MATCH (d:Decision) WHERE d.decidedAt IS NOT NULL WITH d ORDER BY d.decidedAtSortKey DESC SKIP 1000 LIMIT 1 RETURN toString(date(d.decidedAt)) AS day",
-  );
-  return { topicId: String(topic.records[0]?.get("id")), since: String(date.records[0]?.get("day")) };
-}
-
-async function startChild(name: string, args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, args, {
-    cwd: projectRoot,
-    env,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening (\d+)|serving http:\/\/[\d.]+:(\d+)/.exec(output);
-      if (match !== null) resolve(Number(match[1] ?? match[2]));
-    });
-    child.once("exit", (code) => {
-      reject(new Error(`${name} exited with ${String(code)}: ${output}`));
-    });
-  });
-  log(`  ${name} on port ${port} (pid ${String(child.pid)})`);
-  return { child, port };
-}
-
+/** Asks every contender once (plus a warm-up), and fails unless all give the driver's data. */
 async function expectSameAnswers(driver: Driver, question: Question, contenders: HttpContender[]) {
   const { records } = await driver.executeQuery(question.cypher, question.graphql.variables);
   const expected = canonical(toJson(records[0]?.get("data")));
   for (const contender of contenders) {
-    const response = await fetch(contender.url(question), {
-      method: "POST",
-      headers: contender.headers,
-      body: contender.body(question),
-    });
-    const body = (await response.json()) as { data?: unknown };
-    if (canonical(body.data) !== expected) {
+    const { status, body } = await post(contender, question);
+    const data = canonical(contender.data(JSON.parse(body) as { data?: unknown }, question));
+    if (status !== 200 || data !== expected) {
       throw new Error(
-        `${contender.name} answers ${question.name} differently:\n${canonical(body.data)}\n${expected}`,
+        `${contender.name} answers ${question.name} differently (${status}):\n${body}\n${expected}`,
       );
     }
+    contender.expected.set(question.name, body);
+    await concurrentLoad(contender, question, 4, 0.5);
   }
 }
 
-function load(
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+
+function post(contender: HttpContender, question: Question): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port: contender.port,
+        path: contender.path(question),
+        method: "POST",
+        headers: contender.headers,
+        agent,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() });
+        });
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(contender.body(question));
+  });
+}
+
+/**
+ * Concurrency 1: one keep-alive connection, one request after another, each timed with
+ * performance.now() (autocannon's latencies are whole milliseconds, too coarse at this scale).
+ */
+async function sequentialLoad(contender: HttpContender, question: Question, seconds: number): Promise<Cell> {
+  const latencies: number[] = [];
+  const expected = contender.expected.get(question.name);
+  const end = performance.now() + seconds * 1000;
+  while (performance.now() < end) {
+    const start = performance.now();
+    const { status, body } = await post(contender, question);
+    latencies.push(performance.now() - start);
+    if (status !== 200 || body !== expected)
+      throw new Error(`${contender.name} answered ${question.name} with ${status}: ${body.slice(0, 300)}`);
+  }
+  return summarise(latencies, seconds);
+}
+
+/** Concurrency 16 (and warm-up): autocannon, every response checked against the expected body. */
+function concurrentLoad(
   contender: HttpContender,
   question: Question,
   connections: number,
@@ -232,26 +254,34 @@ function load(
   return new Promise((resolve, reject) => {
     autocannon(
       {
-        url: contender.url(question),
+        url: `http://127.0.0.1:${contender.port}${contender.path(question)}`,
         method: "POST",
         headers: contender.headers,
         body: contender.body(question),
+        expectBody: contender.expected.get(question.name),
         connections,
         duration: seconds,
+        // A label scan at 1M decisions under 16 connections can take seconds: slow is a result here.
+        timeout: 120,
       },
       (error, result) => {
         if (error !== null && error !== undefined) {
           reject(error instanceof Error ? error : new Error(String(error)));
           return;
         }
-        const errors = result.errors + result.non2xx;
-        if (errors > 0)
-          reject(new Error(`${contender.name} had ${errors} failed requests on ${question.name}`));
+        const failed = result.errors + result.non2xx + result.mismatches;
+        if (failed > 0) {
+          reject(
+            new Error(
+              `${contender.name} had ${failed} failed or wrong answers to ${question.name} (${JSON.stringify(result.statusCodeStats)})`,
+            ),
+          );
+          return;
+        }
         resolve({
           requestsPerSecond: result.requests.total / seconds,
           p50: result.latency.p50,
           p99: result.latency.p99,
-          errors,
         });
       },
     );
@@ -278,21 +308,28 @@ async function rawDriverLoad(
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  latencies.sort((a, b) => a - b);
-  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
-  return { requestsPerSecond: latencies.length / seconds, p50: at(0.5), p99: at(0.99), errors: 0 };
+  return summarise(latencies, seconds);
 }
 
+function summarise(latencies: number[], seconds: number): Cell {
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
+  return { requestsPerSecond: latencies.length / seconds, p50: at(0.5), p99: at(0.99) };
+}
+
+/** The median of each figure over the rounds (the mean of the middle two for an even count). */
 function medianCell(cells: Cell[]): Cell {
   const median = (pick: (cell: Cell) => number) => {
     const sorted = cells.map(pick).sort((a, b) => a - b);
-    return sorted[Math.floor(sorted.length / 2)] ?? 0;
+    const middle = sorted.length / 2;
+    return Number.isInteger(middle)
+      ? ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
+      : (sorted[Math.floor(middle)] ?? 0);
   };
   return {
     requestsPerSecond: median((c) => c.requestsPerSecond),
     p50: median((c) => c.p50),
     p99: median((c) => c.p99),
-    errors: cells.reduce((sum, c) => sum + c.errors, 0),
   };
 }
 
@@ -303,7 +340,7 @@ async function cpuSeconds(child: ChildProcess): Promise<number> {
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
 }
 
-/** Samples a process's resident set (KiB) until stopped; resolves with the largest. */
+/** Samples a process's resident set (KiB) every 100 ms until stopped; returns the largest. */
 function sampleRss(child: ChildProcess) {
   let peak = 0;
   const timer = setInterval(() => {
@@ -314,83 +351,140 @@ function sampleRss(child: ChildProcess) {
   return {
     stop: () => {
       clearInterval(timer);
-      return Promise.resolve(peak);
+      return peak;
     },
   };
 }
 
+interface Target {
+  target: string;
+  value: number;
+  met: boolean;
+}
+
+/** The issue's targets, from this run (and, for flatness, the committed 10k results). */
+async function targets(results: Results, rssMb: number): Promise<Target[]> {
+  const c16 = (question: string, contender: string) =>
+    results[question]?.[contender]?.[16]?.requestsPerSecond ?? Number.NaN;
+  const list: Target[] = [];
+  const add = (target: string, value: number, met: boolean) => list.push({ target, value, met });
+  const dashboardVsHttp = c16("dashboard", "kg-graphql") / c16("dashboard", "http-driver");
+  add("dashboard: kg-graphql ≥ 0.8× http-driver req/s at c=16", dashboardVsHttp, dashboardVsHttp >= 0.8);
+  const dashboardVsNaive = c16("dashboard", "kg-graphql") / c16("dashboard", "naive");
+  add("dashboard: kg-graphql ≥ 10× naive req/s at c=16", dashboardVsNaive, dashboardVsNaive >= 10);
+  for (const question of Object.keys(results)) {
+    const vsStock = c16(question, "kg-graphql") / c16(question, "stock");
+    add(`${question}: kg-graphql ≥ 1.0× stock req/s at c=16`, vsStock, vsStock >= 1);
+  }
+  const baseline = join(resultsDir, "10k.json");
+  if (size !== "10k" && existsSync(baseline)) {
+    const small = JSON.parse(await readFile(baseline, "utf8")) as { results: ResultRow[] };
+    for (const question of Object.keys(results)) {
+      const before = small.results.find((r) => r.question === question && r.contender === "kg-graphql");
+      const now = results[question]?.["kg-graphql"]?.[1]?.p50;
+      if (before === undefined || now === undefined) continue;
+      const growth = now / before.c1.p50;
+      add(`${question}: kg-graphql p50 at ${size} ≤ 1.5× p50 at 10k`, growth, growth <= 1.5);
+    }
+  }
+  add("kg-graphql RSS ≤ 300 MB under c=16 (MB)", rssMb, rssMb <= 300);
+  return list;
+}
+
+interface ResultRow {
+  question: string;
+  contender: string;
+  c1: Cell;
+  c16: Cell;
+  ratioToHttpDriver: { p50: number; requestsPerSecond: number };
+}
+
+async function installedVersion(name: string): Promise<string> {
+  const file = join(projectRoot, "node_modules", name, "package.json");
+  return (JSON.parse(await readFile(file, "utf8")) as { version: string }).version;
+}
+
 async function report(
-  results: Record<string, Record<string, Record<number, Cell>>>,
+  results: Results,
   run: { productRssMb: number; cpuPerRequestMs: number; subjects: BenchSubjects; elapsed: number },
 ) {
-  const rows: string[] = [];
-  const table: unknown[] = [];
-  rows.push("question           contender     c=1 p50 ms  p99 ms  ×http p50 | c=16 req/s  ×http req/s");
+  const rows: ResultRow[] = [];
+  const lines = ["question         contender    c=1 p50 ms  p99 ms  ×http | c=16 req/s  ×http"];
   for (const [question, byContender] of Object.entries(results)) {
     const base = byContender["http-driver"];
-    for (const [contender, cells] of Object.entries(byContender)) {
-      const one = cells[1];
-      const sixteen = cells[16];
-      if (one === undefined || sixteen === undefined || base?.[1] === undefined || base[16] === undefined)
+    for (const contender of ["raw-driver", "http-driver", "naive", "stock", "kg-graphql"]) {
+      const c1 = byContender[contender]?.[1];
+      const c16 = byContender[contender]?.[16];
+      if (c1 === undefined || c16 === undefined || base?.[1] === undefined || base[16] === undefined)
         continue;
-      const p50Ratio = one.p50 / base[1].p50;
-      const rpsRatio = sixteen.requestsPerSecond / base[16].requestsPerSecond;
-      table.push({
-        question,
-        contender,
-        c1: one,
-        c16: sixteen,
-        ratioToHttpDriver: { p50: p50Ratio, requestsPerSecond: rpsRatio },
-      });
-      rows.push(
-        `${question.padEnd(18)} ${contender.padEnd(12)} ${one.p50.toFixed(2).padStart(10)} ${one.p99.toFixed(2).padStart(7)} ${p50Ratio.toFixed(2).padStart(10)} | ${sixteen.requestsPerSecond.toFixed(0).padStart(10)} ${rpsRatio.toFixed(2).padStart(12)}`,
+      const ratioToHttpDriver = {
+        p50: c1.p50 / base[1].p50,
+        requestsPerSecond: c16.requestsPerSecond / base[16].requestsPerSecond,
+      };
+      rows.push({ question, contender, c1, c16, ratioToHttpDriver });
+      lines.push(
+        [
+          question.padEnd(16),
+          contender.padEnd(11),
+          c1.p50.toFixed(2).padStart(11),
+          c1.p99.toFixed(2).padStart(7),
+          ratioToHttpDriver.p50.toFixed(2).padStart(6),
+          "|",
+          c16.requestsPerSecond.toFixed(0).padStart(10),
+          ratioToHttpDriver.requestsPerSecond.toFixed(2).padStart(6),
+        ].join(" "),
       );
     }
   }
-  const dashboard = results.dashboard;
-  const dashboardRatio =
-    (dashboard?.["kg-graphql"]?.[16]?.requestsPerSecond ?? 0) /
-    (dashboard?.["http-driver"]?.[16]?.requestsPerSecond ?? 1);
-  const targets = {
-    "dashboard throughput ≥ 0.8× http-driver at c=16": { value: dashboardRatio, met: dashboardRatio >= 0.8 },
-    "service RSS ≤ 300 MB under c=16": { value: run.productRssMb, met: run.productRssMb <= 300 },
-  };
-  rows.push("");
-  rows.push(
+  const checked = await targets(results, run.productRssMb);
+  lines.push(
+    "",
     `kg-graphql: peak RSS ${run.productRssMb.toFixed(0)} MB under c=16, CPU ${run.cpuPerRequestMs.toFixed(2)} ms per request`,
+    ...checked.map((t) => `${t.met ? "met   " : "MISSED"} ${t.target}: ${t.value.toFixed(2)}`),
   );
-  for (const [name, target] of Object.entries(targets))
-    rows.push(`target ${name}: ${target.value.toFixed(2)} ${target.met ? "met" : "MISSED"}`);
-  log(`\n${rows.join("\n")}`);
-  const packageJson = JSON.parse(await readFile(join(projectRoot, "package.json"), "utf8")) as {
-    dependencies: Record<string, string>;
+  log(`\n${lines.join("\n")}`);
+
+  const dependencies = [
+    "@apollo/server",
+    "@neo4j/graphql",
+    "neo4j-driver",
+    "graphql",
+    "express",
+    "@escape.tech/graphql-armor",
+    "graphql-query-complexity",
+    "ioredis",
+    "autocannon",
+  ];
+  const versions: Record<string, string> = {
+    neo4j: NEO4J_VERSION,
+    apoc: APOC_VERSION,
+    node: process.version,
   };
-  const file = join(projectRoot, "bench", "results", `${size}.json`);
-  await writeFile(
-    file,
-    `${JSON.stringify(
-      {
-        size,
-        command: `npm run bench -- --size ${size} --duration ${secondsPerCell} --rounds ${rounds}`,
-        measuredAt: new Date().toISOString(),
-        machine: { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version },
-        versions: { neo4j: NEO4J_VERSION, apoc: APOC_VERSION, ...packageJson.dependencies },
-        quotas:
-          "raised to 1,000,000,000 per window for this run (operator settings); any 429 makes the run fail",
-        secondsPerCell,
-        rounds,
-        subjects: run.subjects,
-        contenders: ["raw-driver", "http-driver", "kg-graphql"],
-        results: table,
-        service: { peakRssMb: run.productRssMb, cpuPerRequestMs: run.cpuPerRequestMs },
-        targets,
-        elapsedSeconds: run.elapsed / 1000,
-      },
-      null,
-      2,
-    )}\n`,
-  );
-  log(`Wrote ${file}`);
+  for (const name of dependencies) versions[name] = await installedVersion(name);
+  const file = join(resultsDir, `${size}.json`);
+  const document = {
+    size,
+    command: `npm run bench -- --size ${size} --duration ${secondsPerCell} --rounds ${rounds}`,
+    measuredAt: new Date().toISOString(),
+    machine: { cores: cpus().length, cpu: cpus()[0]?.model },
+    versions,
+    graph: graphSizes[size],
+    quotas: `raised to ${BENCH_QUOTA} per window for this run (operator settings); any 429 fails the run`,
+    method:
+      "c=1: sequential keep-alive requests timed with performance.now(); c=16: autocannon. Every response " +
+      "is checked against the answer all contenders agreed on. Each figure is the median over rounds " +
+      "run in alternating contender order; raw-driver runs in the bench process itself.",
+    secondsPerCell,
+    rounds,
+    subjects: run.subjects,
+    contenders: ["raw-driver", "http-driver", "naive", "stock", "kg-graphql"],
+    results: rows,
+    service: { peakRssMb: run.productRssMb, cpuPerRequestMs: run.cpuPerRequestMs },
+    targets: checked,
+    elapsedSeconds: run.elapsed / 1000,
+  };
+  await writeFile(file, `${JSON.stringify(document, null, 2)}\n`);
+  log(`Wrote ${file} (${(run.elapsed / 1000).toFixed(0)} s)`);
 }
 
 main().catch((error: unknown) => {

@@ -1,0 +1,147 @@
+// What the benchmark commands share: a local Neo4j per size holding the demo graph, the subjects
+// the questions ask about, an API key, and child processes that report the port they listen on.
+import { spawn } from "node:child_process";
+import { createServer, type AddressInfo } from "node:net";
+import neo4j, { type Driver } from "neo4j-driver";
+import { ApiKeyStore } from "../src/auth/api-key-store.js";
+import type { DemoDataSize } from "../src/config.js";
+import { seedDemoData } from "../src/demo-data/seed.js";
+import { graphSizes } from "../src/demo-data/sizes.js";
+import { startLocalNeo4j, stopLocalNeo4j } from "../src/local-neo4j/server.js";
+import { projectRoot } from "../src/project-root.js";
+import type { BenchSubjects } from "./questions.js";
+
+/** One instance per size, so that switching sizes does not reload a million decisions. */
+export const BENCH_SIZES = {
+  "10k": { boltPort: 7688, heap: "1g", pageCache: "512m" },
+  "100k": { boltPort: 7689, heap: "1g", pageCache: "1g" },
+  "1m": { boltPort: 7690, heap: "3g", pageCache: "3g" },
+} as const;
+export type BenchSize = keyof typeof BENCH_SIZES & DemoDataSize;
+
+export function parseSize(value: string | undefined): BenchSize {
+  if (value === undefined || !(value in BENCH_SIZES)) throw new Error("--size is 10k, 100k or 1m");
+  return value as BenchSize;
+}
+
+const PASSWORD = "kg-graphql-bench";
+/** The contract's quotas (100 a minute) would refuse a benchmark: raised for bench runs only. */
+export const BENCH_QUOTA = "1000000000";
+
+export const log = (line: string) => {
+  process.stdout.write(`${line}\n`);
+};
+
+export interface BenchGraph {
+  driver: Driver;
+  uri: string;
+  subjects: BenchSubjects;
+  /** A fresh API key with the read scope. */
+  key: string;
+  /** Environment for a child that connects to this Neo4j. */
+  env: NodeJS.ProcessEnv;
+  /** Closes the driver and stops the instance (its data stays for the next run). */
+  close: () => Promise<void>;
+}
+
+/** Starts the size's instance, loads the demo graph unless it is already there. */
+export async function openBenchGraph(size: BenchSize): Promise<BenchGraph> {
+  const instance = `bench-${size}`;
+  const neo = await startLocalNeo4j({ name: instance, password: PASSWORD, log, ...BENCH_SIZES[size] });
+  const driver = neo4j.driver(neo.uri, neo4j.auth.basic(neo.user, neo.password));
+  const database = "neo4j";
+  if (!(await holdsDemoSize(driver, size))) await seedDemoData(driver, database, size, 42, log);
+  const { key } = await new ApiKeyStore(driver, database).create(`bench ${new Date().toISOString()}`, [
+    "read",
+  ]);
+  return {
+    driver,
+    uri: neo.uri,
+    subjects: await chooseSubjects(driver),
+    key,
+    env: { ...process.env, NEO4J_URI: neo.uri, NEO4J_PASSWORD: PASSWORD },
+    close: async () => {
+      await driver.close();
+      await stopLocalNeo4j(instance);
+    },
+  };
+}
+
+/** Environment for kg-graphql itself: quotas raised, counted in Redis like a deployment. */
+export async function productEnv(graph: BenchGraph): Promise<NodeJS.ProcessEnv> {
+  return {
+    ...graph.env,
+    PORT: String(await freePort()),
+    REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+    QUOTA_REQUESTS_PER_MINUTE: BENCH_QUOTA,
+    QUOTA_REQUESTS_PER_DAY: BENCH_QUOTA,
+    QUOTA_GRAPHQL_QUERIES_PER_DAY: BENCH_QUOTA,
+  };
+}
+
+export const PRODUCT_ARGS = ["dist/src/main.js"];
+export const tsxArgs = (file: string) => ["--import", "tsx", file];
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => {
+        resolve(port);
+      });
+    });
+    probe.once("error", reject);
+  });
+}
+
+async function holdsDemoSize(driver: Driver, wanted: DemoDataSize): Promise<boolean> {
+  const { records } = await driver.executeQuery(
+    "MATCH (d:Decision) RETURN count(d) AS decisions, count(d.decidedAtSortKey) AS keyed",
+  );
+  const decisions = Number(records[0]?.get("decisions"));
+  return decisions === graphSizes[wanted].decisions && Number(records[0]?.get("keyed")) === decisions;
+}
+
+/**
+ * Subjects with the same shape at every size: a topic ranked 11th by decisions, a date with 1,000
+ * decisions after it, and the person owning the most features (with their commonest stage).
+ */
+async function chooseSubjects(driver: Driver): Promise<BenchSubjects> {
+  const one = async (cypher: string) => (await driver.executeQuery(cypher)).records[0];
+  const topic = await one(
+    "MATCH (t:Topic)<-[:ABOUT]-(d:Decision) WITH t, count(d) AS n ORDER BY n DESC, t.id SKIP 10 LIMIT 1 RETURN t.id AS id",
+  );
+  const date = await one(
+    "MATCH (d:Decision) WHERE d.decidedAt IS NOT NULL WITH d ORDER BY d.decidedAtSortKey DESC SKIP 1000 LIMIT 1 RETURN toString(date(d.decidedAt)) AS day",
+  );
+  const owner = await one(
+    "MATCH (p:Person)-[:OWNS]->(f:Feature) WITH p, f.stage AS stage, count(*) AS n ORDER BY n DESC, p.id, stage LIMIT 1 RETURN p.id AS id, stage",
+  );
+  return {
+    topicId: String(topic?.get("id")),
+    since: String(date?.get("day")),
+    ownerId: String(owner?.get("id")),
+    stage: String(owner?.get("stage")),
+  };
+}
+
+export async function startChild(name: string, args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, args, {
+    cwd: projectRoot,
+    env,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening (\d+)|serving http:\/\/[\d.]+:(\d+)/.exec(output);
+      if (match !== null) resolve(Number(match[1] ?? match[2]));
+    });
+    child.once("exit", (code) => {
+      reject(new Error(`${name} exited with ${String(code)}: ${output}`));
+    });
+  });
+  log(`  ${name} on port ${port} (pid ${String(child.pid)})`);
+  return { process: child, port };
+}

@@ -1,0 +1,123 @@
+// `npm run bench:profile -- [--size 10k] [--question dashboard] [--seconds 10]`: where kg-graphql's
+// CPU time goes. Runs the service under V8's sampling profiler (--cpu-prof) while autocannon asks
+// one question at concurrency 16, then sorts the samples by stage: the package or part of Node a
+// sampled function belongs to. Writes the .cpuprofile (open it in Chrome DevTools for the flame
+// graph) and prints CPU milliseconds per request for each stage.
+import { mkdtemp, readdir, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { once } from "node:events";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { log, openBenchGraph, parseSize, PRODUCT_ARGS, productEnv, startChild } from "./harness.js";
+import { questions } from "./questions.js";
+
+const { values } = parseArgs({
+  options: {
+    size: { type: "string", default: "10k" },
+    question: { type: "string", default: "dashboard" },
+    seconds: { type: "string", default: "10" },
+  },
+});
+
+/** Stages by where the sampled function's code lives; the first match wins. */
+const STAGES: [stage: string, pattern: RegExp][] = [
+  [
+    "translate to Cypher (@neo4j/graphql, cypher-builder)",
+    /node_modules\/@neo4j\/(graphql|cypher-builder)\//,
+  ],
+  ["Neo4j driver (Bolt, records)", /node_modules\/neo4j-driver/],
+  ["graphql-js (parse, validate, execute)", /node_modules\/graphql\//],
+  ["Apollo Server", /node_modules\/@apollo\/|node_modules\/@as-integrations\//],
+  ["limits (Armor, cost estimator)", /node_modules\/(@escape\.tech|graphql-query-complexity)\//],
+  ["quota (ioredis)", /node_modules\/(ioredis|@ioredis|redis-)/],
+  ["Express", /node_modules\/(express|router|body-parser|finalhandler|send|on-finished|qs)\//],
+  ["kg-graphql's own code", /\/dist\/src\//],
+  ["other packages", /node_modules\//],
+  ["Node (HTTP, streams, crypto, timers)", /^node:|^internal\//],
+];
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+function stageOf(node: ProfileNode): string {
+  const { url, functionName } = node.callFrame;
+  if (url === "") {
+    if (functionName === "(idle)") return "(idle)";
+    if (functionName === "(garbage collector)") return "garbage collector";
+    if (functionName === "(program)") return "V8 (compile, runtime)";
+    return "native (JSON, regexps, builtins)";
+  }
+  return STAGES.find(([, pattern]) => pattern.test(url))?.[0] ?? "other";
+}
+
+async function main(): Promise<void> {
+  const size = parseSize(values.size);
+  const seconds = Number(values.seconds);
+  const graph = await openBenchGraph(size);
+  const question = questions(graph.subjects).find((q) => q.name === values.question);
+  if (question === undefined) throw new Error(`no question named ${values.question}`);
+  const profileDir = await mkdtemp(join(tmpdir(), "kg-graphql-profile-"));
+  const product = await startChild(
+    "kg-graphql",
+    ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, ...PRODUCT_ARGS],
+    await productEnv(graph),
+  );
+  try {
+    const options = {
+      url: `http://127.0.0.1:${product.port}/api/v1/graphql`,
+      method: "POST" as const,
+      headers: { "content-type": "application/json", authorization: `Bearer ${graph.key}` },
+      body: JSON.stringify(question.graphql),
+      connections: 16,
+    };
+    log(`Warming up, then ${seconds} s of ${question.name} at c=16 on ${size}…`);
+    const warmUp = await autocannon({ ...options, duration: 2 });
+    const result = await autocannon({ ...options, duration: seconds });
+    if (result.non2xx + result.errors > 0)
+      throw new Error(`${result.non2xx + result.errors} failed requests`);
+    const exited = once(product.process, "exit");
+    product.process.kill("SIGTERM");
+    await exited;
+
+    const [file] = (await readdir(profileDir)).filter((name) => name.endsWith(".cpuprofile"));
+    if (file === undefined) throw new Error("the service wrote no profile");
+    const profile = JSON.parse(await readFile(join(profileDir, file), "utf8")) as CpuProfile;
+    const stageById = new Map(profile.nodes.map((node) => [node.id, stageOf(node)]));
+    const microseconds = new Map<string, number>();
+    profile.samples.forEach((id, i) => {
+      const stage = stageById.get(id) ?? "other";
+      microseconds.set(stage, (microseconds.get(stage) ?? 0) + (profile.timeDeltas[i] ?? 0));
+    });
+    // The profile spans start-up and shutdown too, so per-request figures slightly overstate.
+    const requests = warmUp.requests.total + result.requests.total;
+    const busy = [...microseconds].filter(([stage]) => stage !== "(idle)");
+    const busyTotal = busy.reduce((sum, [, us]) => sum + us, 0);
+    log(
+      `\n${result.requests.total} requests measured (${(result.requests.total / seconds).toFixed(0)}/s), p50 ${result.latency.p50} ms`,
+    );
+    log("stage                                                  CPU ms/request   share of busy");
+    for (const [stage, us] of busy.sort((a, b) => b[1] - a[1])) {
+      log(
+        `${stage.padEnd(54)} ${(us / 1000 / requests).toFixed(3).padStart(10)} ${((100 * us) / busyTotal).toFixed(1).padStart(12)} %`,
+      );
+    }
+    log(`idle: ${((microseconds.get("(idle)") ?? 0) / 1e6).toFixed(1)} s of the profile`);
+    log(`Profile: ${join(profileDir, file)}`);
+  } finally {
+    product.process.kill("SIGTERM");
+    await graph.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
