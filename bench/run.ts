@@ -32,6 +32,7 @@ import {
   type GraphQLRequest,
   type Question,
 } from "./questions.js";
+import { updateReadme } from "./readme.js";
 
 const { values } = parseArgs({
   options: {
@@ -484,7 +485,8 @@ async function report(
     elapsedSeconds: run.elapsed / 1000,
   };
   await writeFile(file, `${JSON.stringify(document, null, 2)}\n`);
-  log(`Wrote ${file} (${(run.elapsed / 1000).toFixed(0)} s)`);
+  await updateReadme(document);
+  log(`Wrote ${file} and its table in README.md (${(run.elapsed / 1000).toFixed(0)} s)`);
 }
 
 main().catch((error: unknown) => {

@@ -1,0 +1,82 @@
+// `npm run bench:readme -- 10k 100k 1m` (also done by every `npm run bench`): writes a run's table into the README, between `<!-- bench:<size> -->` and `<!-- /bench:<size> -->`,
+// so the README always shows the latest committed results with the command that produced them.
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import * as prettier from "prettier";
+import { projectRoot } from "../src/project-root.js";
+
+interface Cell {
+  requestsPerSecond: number;
+  p50: number;
+}
+
+export interface BenchDocument {
+  size: string;
+  command: string;
+  measuredAt: string;
+  machine: { cores: number };
+  results: {
+    question: string;
+    contender: string;
+    c1: Cell;
+    c16: Cell;
+    ratioToHttpDriver: { p50: number; requestsPerSecond: number };
+  }[];
+  service: { peakRssMb: number; cpuPerRequestMs: number };
+  targets: { target: string; value: number; met: boolean }[];
+  elapsedSeconds: number;
+}
+
+const CONTENDERS = ["raw-driver", "http-driver", "naive", "stock", "kg-graphql"];
+
+export function markdown(document: BenchDocument): string {
+  const questions = [...new Set(document.results.map((row) => row.question))];
+  const lines = [
+    `\`${document.command}\` (${document.measuredAt.slice(0, 10)}, ${document.machine.cores} cores, ` +
+      `${Math.round(document.elapsedSeconds)} s). Each cell: p50 at c=1 · requests/s at c=16, ` +
+      "and in brackets the same as a ratio to http-driver (p50: lower is better; req/s: higher is better).",
+    "",
+    `| question | ${CONTENDERS.join(" | ")} |`,
+    `| --- | ${CONTENDERS.map(() => "---").join(" | ")} |`,
+  ];
+  for (const question of questions) {
+    const cells = CONTENDERS.map((contender) => {
+      const row = document.results.find((r) => r.question === question && r.contender === contender);
+      if (row === undefined) return "";
+      const { p50, requestsPerSecond } = row.ratioToHttpDriver;
+      return contender === "http-driver"
+        ? `${row.c1.p50.toFixed(2)} ms · ${row.c16.requestsPerSecond.toFixed(0)}/s`
+        : `${row.c1.p50.toFixed(2)} ms (${p50.toFixed(2)}×) · ${row.c16.requestsPerSecond.toFixed(0)}/s (${requestsPerSecond.toFixed(2)}×)`;
+    });
+    lines.push(`| ${question} | ${cells.join(" | ")} |`);
+  }
+  lines.push(
+    "",
+    `kg-graphql under load: peak RSS ${document.service.peakRssMb.toFixed(0)} MB, ` +
+      `CPU ${document.service.cpuPerRequestMs.toFixed(2)} ms per request. Targets:`,
+    "",
+    ...document.targets.map((t) => `- ${t.met ? "met" : "**missed**"}: ${t.target} (${t.value.toFixed(2)})`),
+  );
+  return lines.join("\n");
+}
+
+export async function updateReadme(document: BenchDocument): Promise<void> {
+  const file = join(projectRoot, "README.md");
+  const readme = await readFile(file, "utf8");
+  const open = `<!-- bench:${document.size} -->`;
+  const close = `<!-- /bench:${document.size} -->`;
+  const start = readme.indexOf(open);
+  const end = readme.indexOf(close);
+  if (start === -1 || end < start) throw new Error(`README.md has no ${open} … ${close} block`);
+  const updated = `${readme.slice(0, start + open.length)}\n${markdown(document)}\n${readme.slice(end)}`;
+  const options = await prettier.resolveConfig(file);
+  await writeFile(file, await prettier.format(updated, { ...options, filepath: file }));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  for (const size of process.argv.slice(2)) {
+    const file = join(projectRoot, "bench", "results", `${size}.json`);
+    await updateReadme(JSON.parse(await readFile(file, "utf8")) as BenchDocument);
+  }
+}
