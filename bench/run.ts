@@ -157,6 +157,7 @@ async function main(): Promise<void> {
                 ? await sequentialLoad(contender, question, secondsPerRound)
                 : await concurrentLoad(contender, question, concurrency, secondsPerRound);
             if (sampler !== undefined) productRss = Math.max(productRss, sampler.stop());
+            await settle(driver);
             if (isProduct) productRequests += cell.requestsPerSecond * secondsPerRound;
             record(contender.name, cell);
           }
@@ -197,6 +198,7 @@ async function expectSameAnswers(driver: Driver, question: Question, contenders:
     }
     contender.expected.set(question.name, body);
     await concurrentLoad(contender, question, 4, 0.5);
+    await settle(driver);
   }
 }
 
@@ -287,6 +289,24 @@ function concurrentLoad(
       },
     );
   });
+}
+
+/**
+ * Ends the transactions a finished cell left behind. autocannon stops at the deadline and drops
+ * its connections, but Neo4j goes on running what they asked (a label scan at 1M decisions takes
+ * seconds), which would slow whichever contender comes next.
+ */
+async function settle(driver: Driver): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const { records } = await driver.executeQuery(
+      `SHOW TRANSACTIONS YIELD transactionId, currentQuery
+       WHERE NOT currentQuery STARTS WITH 'SHOW TRANSACTIONS' RETURN collect(transactionId) AS ids`,
+    );
+    const ids = records[0]?.get("ids") as string[] | undefined;
+    if (ids === undefined || ids.length === 0) return;
+    await driver.executeQuery("TERMINATE TRANSACTIONS $ids", { ids }).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** raw-driver: the hand-written Cypher through the driver, in-process, `concurrency` at a time. */

@@ -6,6 +6,7 @@ import { requireApiKey } from "./auth/middleware.js";
 import { createGraphQLServer, requestContext, type ExecutionSettings } from "./graphql/server.js";
 import { errorHandler, notFound, onlyPost } from "./http/errors.js";
 import "./http/locals.js";
+import { healthRoutes, type Readiness } from "./ops/health.js";
 import { enforceQuota } from "./quota/middleware.js";
 import type { Quota } from "./quota/quota.js";
 import { assignRequestId } from "./http/request-id.js";
@@ -28,6 +29,8 @@ export interface AppDependencies {
   bodyTimeoutMs: number;
   /** One line per failure that is not the caller's: request id, code, cause (never a stack). */
   logError: (line: string) => void;
+  /** What `/readyz` reports. */
+  readiness: Readiness;
 }
 
 export interface App {
@@ -38,7 +41,7 @@ export interface App {
 
 /**
  * The request pipeline, in the order a request meets it (contract §3's order of checks):
- * request id → method/path → API key → quota → media type → size → JSON and request shape → query length →
+ * request id → health probes (no key, no quota) → method/path → API key → quota → media type → size → JSON and request shape → query length →
  * GraphQL (parse, validate, `limit` check, execute as one Cypher query) → errors.
  */
 export async function createApp({
@@ -48,6 +51,7 @@ export async function createApp({
   execution,
   bodyTimeoutMs,
   logError,
+  readiness,
 }: AppDependencies): Promise<App> {
   const graphql = createGraphQLServer(schema, logError);
   await graphql.start();
@@ -55,6 +59,7 @@ export async function createApp({
   const app = express();
   app.disable("x-powered-by");
   app.use(assignRequestId);
+  app.use(healthRoutes(readiness));
   app.all(
     GRAPHQL_PATHS,
     onlyPost,
@@ -65,7 +70,14 @@ export async function createApp({
     readBodyText(bodyTimeoutMs),
     parseGraphQLBody,
     expressMiddleware(graphql, {
-      context: ({ res }) => Promise.resolve(requestContext(execution, res.locals.requestId)),
+      context: ({ res }) =>
+        Promise.resolve(
+          requestContext(execution, {
+            requestId: res.locals.requestId,
+            // Set by the key stage, which every request reaching GraphQL has passed.
+            keyId: res.locals.caller?.keyId ?? "",
+          }),
+        ),
     }),
   );
   app.use(notFound);

@@ -20,6 +20,8 @@ const EnvSchema = z.object({
   API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(60_000),
   // Contract §2: a body not complete 10 s after the headers is refused (lowered only by tests).
   REQUEST_BODY_TIMEOUT_MS: positiveMs.default(10_000),
+  // On SIGTERM/SIGINT: how long in-flight requests may take to finish before they are cut.
+  SHUTDOWN_TIMEOUT_MS: positiveMs.default(10_000),
   // Contract §6: Redis holds the quota counters when set; the allowances are operator settings.
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   QUOTA_REQUESTS_PER_MINUTE: count.default(CONTRACT_QUOTA_LIMITS.requestsPerMinute),
@@ -33,7 +35,7 @@ const EnvSchema = z.object({
 
 /** The service's settings, read once at start-up and passed to whatever needs them. */
 export interface Config {
-  http: { host: string; port: number; bodyTimeoutMs: number };
+  http: { host: string; port: number; bodyTimeoutMs: number; shutdownTimeoutMs: number };
   neo4j: {
     /** Absent: `npm start` runs a local Neo4j of its own (development and demos). */
     uri: string | undefined;
@@ -65,7 +67,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   return {
-    http: { host: e.HOST, port: e.PORT, bodyTimeoutMs: e.REQUEST_BODY_TIMEOUT_MS },
+    http: {
+      host: e.HOST,
+      port: e.PORT,
+      bodyTimeoutMs: e.REQUEST_BODY_TIMEOUT_MS,
+      shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    },
     neo4j: {
       uri: e.NEO4J_URI,
       user: e.NEO4J_USER,

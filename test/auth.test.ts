@@ -110,6 +110,7 @@ describe("API keys on the wire", () => {
       execution: { database: testDatabase, queryTimeoutMs: 1_000 },
       bodyTimeoutMs: 10_000,
       logError: () => undefined,
+      readiness: { neo4j: () => Promise.resolve(false), redis: () => "not configured" },
     });
     const server = app.listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));

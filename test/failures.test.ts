@@ -7,15 +7,8 @@ import { connectNeo4j } from "../src/neo4j/connect.js";
 import { loadFixtures } from "./support/fixtures.js";
 import { startService, type RunningService, type WireResponse } from "./support/service.js";
 import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy.js";
+import { TROUBLE_TYPEDEFS } from "./support/trouble-typedefs.js";
 import { testBoltUri, testDatabase, testDriver, testPassword } from "./support/test-neo4j.js";
-
-/** Fields that reach what the product's schema never does on its own: a slow and a failing query. */
-const TROUBLE_TYPEDEFS = `
-  extend type Query {
-    slow(ms: Int!): Int @cypher(statement: "CALL apoc.util.sleep($ms) RETURN $ms AS slept", columnName: "slept")
-    broken: Int @cypher(statement: "MATCH (t:Topic) RETURN 1 / (count(t) - count(t)) AS quotient", columnName: "quotient")
-  }
-`;
 
 /** What must never reach a caller or a log line (contract §3). */
 function expectNoInternals(text: string, key: string): void {

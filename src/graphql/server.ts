@@ -39,15 +39,24 @@ export function createGraphQLServer(
   });
 }
 
+/** Who a request is, as Neo4j's transaction metadata shows it: ids only, never key material. */
+export interface RequestIdentity {
+  requestId: string;
+  keyId: string;
+}
+
 /**
  * The per-request context: which database, the transaction timeout, and metadata that ties the
- * transaction in Neo4j's `SHOW TRANSACTIONS` and query log to the request. Never key material:
- * `DEBUG=@neo4j/graphql:*` logs the context.
+ * transaction in Neo4j's `SHOW TRANSACTIONS` and query log to the request and its key. Never key
+ * material: `DEBUG=@neo4j/graphql:*` logs the context.
  */
-export function requestContext(settings: ExecutionSettings, requestId: string): RequestContext {
+export function requestContext(
+  settings: ExecutionSettings,
+  { requestId, keyId }: RequestIdentity,
+): RequestContext {
   return {
     requestId,
     sessionConfig: { database: settings.database },
-    transaction: { timeout: settings.queryTimeoutMs, metadata: { app: "kg-graphql", requestId } },
+    transaction: { timeout: settings.queryTimeoutMs, metadata: { app: "kg-graphql", requestId, keyId } },
   };
 }

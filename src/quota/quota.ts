@@ -3,6 +3,7 @@ import { FailoverQuotaStore } from "./failover-store.js";
 import { MemoryQuotaStore } from "./memory-store.js";
 import { decide, quotaWindows, type QuotaDecision, type QuotaLimits, type QuotaStore } from "./policy.js";
 import { RedisQuotaStore } from "./redis-store.js";
+import type { RedisStatus } from "../ops/health.js";
 
 /** Admits or refuses each authenticated request against the key's three windows (contract §6). */
 export class Quota {
@@ -29,6 +30,8 @@ export interface QuotaCounters {
   quota: Quota;
   /** Where the counters live, for the start-up log (no credentials). */
   description: string;
+  /** Whether Redis answers now (for `/readyz` and the metrics). */
+  redisStatus: () => RedisStatus;
   close: () => Promise<void>;
 }
 
@@ -52,6 +55,7 @@ export function createQuotaCounters(
     return {
       quota: new Quota(limits, memory, now),
       description: "in process memory (REDIS_URL is not set: correct for a single instance only)",
+      redisStatus: () => "not configured",
       close: () => Promise.resolve(),
     };
   }
@@ -63,6 +67,7 @@ export function createQuotaCounters(
   return {
     quota: new Quota(limits, store, now),
     description: `in Redis at ${host}${pathname.length > 1 ? pathname : ""} (shared by every instance)`,
+    redisStatus: () => (redis.status === "ready" ? "up" : "down"),
     close: async () => {
       await redis.quit().catch(() => {
         redis.disconnect();

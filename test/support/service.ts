@@ -3,6 +3,8 @@ import type { Server } from "node:http";
 import type { GraphQLSchema } from "graphql";
 import type { Driver } from "neo4j-driver";
 import { createApp } from "../../src/app.js";
+import { isNeo4jReachable } from "../../src/neo4j/reachable.js";
+import type { Readiness } from "../../src/ops/health.js";
 import { ApiKeyStore } from "../../src/auth/api-key-store.js";
 import { Authenticator } from "../../src/auth/authenticate.js";
 import { buildSchema } from "../../src/graphql/schema.js";
@@ -43,6 +45,8 @@ export interface ServiceOptions {
   queryTimeoutMs?: number;
   bodyTimeoutMs?: number;
   logError?: (line: string) => void;
+  /** Default: Neo4j through `driver`, Redis as the shared counters see it. */
+  readiness?: Readiness;
 }
 
 /** Allowances far above what any one test sends. */
@@ -78,6 +82,10 @@ export async function startService(
     execution: { database: testDatabase, queryTimeoutMs: options.queryTimeoutMs ?? 10_000 },
     bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
     logError: options.logError ?? (() => undefined),
+    readiness: options.readiness ?? {
+      neo4j: () => isNeo4jReachable(driver, testDatabase, 2_000),
+      redis: () => sharedCounters?.redisStatus() ?? "not configured",
+    },
   });
   const server: Server = await new Promise((resolve) => {
     const listener = app.listen(0, "127.0.0.1", () => {

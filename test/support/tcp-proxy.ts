@@ -5,6 +5,8 @@ export interface TcpProxy {
   port: number;
   /** Stops listening and cuts every open connection: the database "goes away". */
   stop(): Promise<void>;
+  /** Listens again on the same port: the database is back. */
+  resume(): Promise<void>;
 }
 
 export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
@@ -26,6 +28,9 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
       const closed = new Promise((resolve) => server.close(resolve));
       for (const socket of sockets) socket.destroy();
       await closed;
+    },
+    async resume() {
+      await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
     },
   };
 }

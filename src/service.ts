@@ -1,0 +1,124 @@
+// The service's life: configuration → Neo4j (a local one with demo data when NEO4J_URI is unset)
+// → schema → HTTP, and on SIGTERM/SIGINT a bounded drain. Everything the service reads from its
+// environment is read here, once.
+import type { Server } from "node:http";
+import { createApp, GRAPHQL_PATHS } from "./app.js";
+import { loadConfig } from "./config.js";
+import { buildSchema } from "./graphql/schema.js";
+import { ApiKeyStore } from "./auth/api-key-store.js";
+import { Authenticator } from "./auth/authenticate.js";
+import { createQuotaCounters } from "./quota/quota.js";
+import { applySchemaFiles } from "./neo4j/apply-cypher.js";
+import { connectNeo4j, LOCAL_INSTANCE } from "./neo4j/connect.js";
+import { isNeo4jReachable } from "./neo4j/reachable.js";
+
+const log = (line: string) => {
+  console.log(line);
+};
+const logError = (line: string) => {
+  console.error(line);
+};
+
+export interface ServiceOptions {
+  /** More SDL next to `typeDefs/`: tests add a field that sleeps, to have a request in flight. */
+  extraTypeDefs?: string[];
+}
+
+export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): Promise<void> {
+  const config = loadConfig();
+  const { driver, local } = await connectNeo4j(config, log);
+  const database = config.neo4j.database;
+
+  if (local) {
+    await applySchemaFiles(driver, database);
+    const { isDomainEmpty } = await import("./demo-data/load.js");
+    if (await isDomainEmpty(driver, database)) {
+      const { seedDemoData } = await import("./demo-data/seed.js");
+      await seedDemoData(driver, database, config.localNeo4j.demoDataSize, 42, log);
+    }
+  }
+
+  const keys = new ApiKeyStore(driver, database);
+  let demoKey: string | undefined;
+  if (local) {
+    const { ensureDemoKey } = await import("./local-neo4j/demo-key.js");
+    demoKey = await ensureDemoKey(keys, LOCAL_INSTANCE);
+  }
+
+  const schema = await buildSchema(driver, database, extraTypeDefs);
+  const counters = createQuotaCounters(config.quota, log);
+  log(`Quota counters: ${counters.description}.`);
+  const { requestsPerMinute, requestsPerDay, graphqlQueriesPerDay } = config.quota.limits;
+  log(
+    `Quotas per key: ${requestsPerMinute}/minute, ${requestsPerDay}/day, ${graphqlQueriesPerDay} GraphQL/day.`,
+  );
+  const { app, stop } = await createApp({
+    schema,
+    authenticator: new Authenticator(keys, config.auth.cacheTtlMs),
+    quota: counters.quota,
+    execution: { database, queryTimeoutMs: config.neo4j.queryTimeoutMs },
+    bodyTimeoutMs: config.http.bodyTimeoutMs,
+    logError,
+    readiness: {
+      neo4j: () => isNeo4jReachable(driver, database, config.neo4j.connectionTimeoutMs),
+      redis: counters.redisStatus,
+    },
+  });
+  const server: Server = app.listen(config.http.port, config.http.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", () => {
+      resolve();
+    });
+    server.once("error", reject);
+  });
+  const base = `http://${config.http.host}:${config.http.port}`;
+  log(`kg-graphql is serving ${GRAPHQL_PATHS.map((path) => base + path).join(" and ")}`);
+  if (demoKey !== undefined) log(`Demo API key (local database only): ${demoKey}`);
+
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    log(
+      `${signal}: no new connections; letting requests in flight finish (up to ${config.http.shutdownTimeoutMs} ms)…`,
+    );
+    void drain(server, config.http.shutdownTimeoutMs)
+      .then((cut) => {
+        if (cut > 0) log(`Cut ${cut} connection(s) still busy after ${config.http.shutdownTimeoutMs} ms.`);
+        return stop();
+      })
+      .then(() => Promise.all([driver.close(), counters.close()]))
+      .then(() => {
+        log("Stopped.");
+        process.exit(0);
+      });
+  };
+  process.once("SIGTERM", shutdown).once("SIGINT", shutdown);
+}
+
+/**
+ * Stops accepting connections and waits for the open ones to finish their requests: idle
+ * keep-alive connections are closed at once and as soon as each response is out. Resolves with
+ * how many connections were still busy at the deadline and had to be cut.
+ */
+async function drain(server: Server, timeoutMs: number): Promise<number> {
+  const closed = new Promise<void>((resolve) =>
+    server.close(() => {
+      resolve();
+    }),
+  );
+  const idleSweep = setInterval(() => {
+    server.closeIdleConnections();
+  }, 50);
+  let cut = 0;
+  const deadline = setTimeout(() => {
+    server.getConnections((_error, count) => {
+      cut = count;
+      server.closeAllConnections();
+    });
+  }, timeoutMs);
+  await closed;
+  clearInterval(idleSweep);
+  clearTimeout(deadline);
+  return cut;
+}

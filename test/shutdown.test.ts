@@ -1,0 +1,138 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { connect, createServer, type AddressInfo } from "node:net";
+import { expect } from "chai";
+import { ApiKeyStore } from "../src/auth/api-key-store.js";
+import { projectRoot } from "../src/project-root.js";
+import { testBoltUri, testDatabase, testDriver, testPassword } from "./support/test-neo4j.js";
+
+interface ServiceProcess {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer().listen(0, "127.0.0.1");
+  await once(probe, "listening");
+  const { port } = probe.address() as AddressInfo;
+  probe.close();
+  await once(probe, "close");
+  return port;
+}
+
+/** Starts the service as its own process (as `npm start` would, plus a field that sleeps). */
+async function startServiceProcess(env: Record<string, string> = {}): Promise<ServiceProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["--import", "tsx", "test/support/trouble-service.ts"], {
+    cwd: projectRoot,
+    env: {
+      PATH: process.env.PATH,
+      NEO4J_URI: testBoltUri(),
+      NEO4J_PASSWORD: testPassword,
+      NEO4J_DATABASE: testDatabase,
+      PORT: String(port),
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 60_000;
+  while (!output.includes("kg-graphql is serving")) {
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`the service did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { child, url: `http://127.0.0.1:${port}/api/v1/graphql`, output: () => output };
+}
+
+/** Resolves once Neo4j shows the request's transaction running. */
+async function untilRunning(requestId: string): Promise<void> {
+  for (let attempt = 0; attempt < 500; attempt++) {
+    const { records } = await testDriver().executeQuery(
+      "SHOW TRANSACTIONS YIELD metaData WHERE metaData.requestId = $requestId RETURN count(*) AS n",
+      { requestId },
+      { database: testDatabase },
+    );
+    if (Number(records[0]?.get("n")) > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`request ${requestId} never reached Neo4j`);
+}
+
+/** Whether a new TCP connection to the port is accepted. */
+function accepts(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(Number(new URL(url).port), "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => {
+      resolve(false);
+    });
+  });
+}
+
+describe("graceful shutdown (the service as its own process)", function () {
+  this.timeout(90_000);
+  let key: string;
+
+  before(async () => {
+    ({ key } = await new ApiKeyStore(testDriver(), testDatabase).create("shutdown test", ["read"]));
+  });
+
+  const slowRequest = (url: string, ms: number, requestId: string) =>
+    fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        authorization: `Bearer ${key}`,
+        "x-request-id": requestId,
+      },
+      body: JSON.stringify({ query: `{ slow(ms: ${ms}) }` }),
+    });
+
+  it("on SIGTERM stops accepting connections, lets the query in flight finish, then exits 0", async () => {
+    const service = await startServiceProcess();
+    const requestId = `drain-${String(Date.now())}`;
+    const pending = slowRequest(service.url, 1_500, requestId);
+    await untilRunning(requestId);
+    const exited = once(service.child, "exit");
+    service.child.kill("SIGTERM");
+    let accepting = true;
+    for (let attempt = 0; attempt < 50 && accepting; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      accepting = await accepts(service.url);
+    }
+    expect(accepting, "still accepting connections after SIGTERM").to.equal(false);
+
+    const response = await pending;
+    expect(response.status).to.equal(200);
+    expect(await response.json()).to.deep.include({ data: { slow: 1500 } });
+    const [code] = (await exited) as [number | null];
+    expect(code, service.output()).to.equal(0);
+    expect(service.output()).to.match(/SIGTERM: no new connections/);
+    expect(service.output()).to.include("Stopped.");
+  });
+
+  it("cuts what is still running after SHUTDOWN_TIMEOUT_MS and still exits 0", async () => {
+    const service = await startServiceProcess({ SHUTDOWN_TIMEOUT_MS: "300" });
+    const requestId = `cut-${String(Date.now())}`;
+    const pending = slowRequest(service.url, 20_000, requestId).then(
+      (response) => response.status,
+      () => "cut",
+    );
+    await untilRunning(requestId);
+    const exited = once(service.child, "exit");
+    const signalled = Date.now();
+    service.child.kill("SIGTERM");
+    const [code] = (await exited) as [number | null];
+    expect(code, service.output()).to.equal(0);
+    expect(Date.now() - signalled).to.be.below(15_000); // not the query's 20 s
+    expect(await pending).to.equal("cut");
+    expect(service.output()).to.include("Cut 1 connection(s) still busy after 300 ms.");
+  });
+});
