@@ -40,6 +40,7 @@ const STAGES: [stage: string, pattern: RegExp][] = [
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string };
+  children?: number[];
 }
 interface CpuProfile {
   nodes: ProfileNode[];
@@ -47,15 +48,23 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-function stageOf(node: ProfileNode): string {
-  const { url, functionName } = node.callFrame;
-  if (url === "") {
+/**
+ * A node's stage by where its code lives. Built-ins (JSON.parse, regexps, array methods) have no
+ * URL: they count for the nearest caller that has one, so JSON work lands on whoever asked for it.
+ */
+function stagesOf(nodes: ProfileNode[]): Map<number, string> {
+  const parent = new Map<number, ProfileNode>();
+  for (const node of nodes) for (const child of node.children ?? []) parent.set(child, node);
+  const stage = (node: ProfileNode): string => {
+    const { url, functionName } = node.callFrame;
+    if (url !== "") return STAGES.find(([, pattern]) => pattern.test(url))?.[0] ?? "other";
     if (functionName === "(idle)") return "(idle)";
     if (functionName === "(garbage collector)") return "garbage collector";
     if (functionName === "(program)") return "V8 (compile, runtime)";
-    return "native (JSON, regexps, builtins)";
-  }
-  return STAGES.find(([, pattern]) => pattern.test(url))?.[0] ?? "other";
+    const caller = parent.get(node.id);
+    return caller === undefined ? "native, no JavaScript caller" : stage(caller);
+  };
+  return new Map(nodes.map((node) => [node.id, stage(node)]));
 }
 
 async function main(): Promise<void> {
@@ -90,7 +99,7 @@ async function main(): Promise<void> {
     const [file] = (await readdir(profileDir)).filter((name) => name.endsWith(".cpuprofile"));
     if (file === undefined) throw new Error("the service wrote no profile");
     const profile = JSON.parse(await readFile(join(profileDir, file), "utf8")) as CpuProfile;
-    const stageById = new Map(profile.nodes.map((node) => [node.id, stageOf(node)]));
+    const stageById = stagesOf(profile.nodes);
     const microseconds = new Map<string, number>();
     profile.samples.forEach((id, i) => {
       const stage = stageById.get(id) ?? "other";

@@ -24,11 +24,18 @@ export interface BenchDocument {
     ratioToHttpDriver: { p50: number; requestsPerSecond: number };
   }[];
   service: { peakRssMb: number; cpuPerRequestMs: number };
-  targets: { target: string; value: number; met: boolean }[];
+  /** `value` is "Infinity" when the other contender completed no request in its window. */
+  targets: { target: string; value: number | string; met: boolean }[];
   elapsedSeconds: number;
 }
 
 const CONTENDERS = ["raw-driver", "http-driver", "naive", "stock", "kg-graphql"];
+
+function formatRatio(value: number | string): string {
+  return typeof value === "number" && Number.isFinite(value)
+    ? value.toFixed(2)
+    : "∞: the other contender completed no request within the window";
+}
 
 export function markdown(document: BenchDocument): string {
   const questions = [...new Set(document.results.map((row) => row.question))];
@@ -56,7 +63,9 @@ export function markdown(document: BenchDocument): string {
     `kg-graphql under load: peak RSS ${document.service.peakRssMb.toFixed(0)} MB, ` +
       `CPU ${document.service.cpuPerRequestMs.toFixed(2)} ms per request. Targets:`,
     "",
-    ...document.targets.map((t) => `- ${t.met ? "met" : "**missed**"}: ${t.target} (${t.value.toFixed(2)})`),
+    ...document.targets.map(
+      (t) => `- ${t.met ? "met" : "**missed**"}: ${t.target} (${formatRatio(t.value)})`,
+    ),
   );
   return lines.join("\n");
 }

@@ -112,8 +112,8 @@ describe("graceful shutdown (the service as its own process)", function () {
     const response = await pending;
     expect(response.status).to.equal(200);
     expect(await response.json()).to.deep.include({ data: { slow: 1500 } });
-    const [code] = (await exited) as [number | null];
-    expect(code, service.output()).to.equal(0);
+    const [code, signal] = (await exited) as [number | null, string | null];
+    expect(code, `${service.output()}\nsignal ${String(signal)}`).to.equal(0);
     expect(service.output()).to.match(/SIGTERM: no new connections/);
     expect(service.output()).to.include("Stopped.");
   });
@@ -129,8 +129,8 @@ describe("graceful shutdown (the service as its own process)", function () {
     const exited = once(service.child, "exit");
     const signalled = Date.now();
     service.child.kill("SIGTERM");
-    const [code] = (await exited) as [number | null];
-    expect(code, service.output()).to.equal(0);
+    const [code, signal] = (await exited) as [number | null, string | null];
+    expect(code, `${service.output()}\nsignal ${String(signal)}`).to.equal(0);
     expect(Date.now() - signalled).to.be.below(15_000); // not the query's 20 s
     expect(await pending).to.equal("cut");
     expect(service.output()).to.include("Cut 1 connection(s) still busy after 300 ms.");

@@ -6,7 +6,12 @@ import { splitStatements } from "../src/neo4j/apply-cypher.js";
 describe("loadConfig", () => {
   it("has defaults that make npm start work on a fresh machine", () => {
     const config = loadConfig({});
-    expect(config.http).to.deep.equal({ host: "127.0.0.1", port: 4000, bodyTimeoutMs: 10_000 });
+    expect(config.http).to.deep.equal({
+      host: "127.0.0.1",
+      port: 4000,
+      bodyTimeoutMs: 10_000,
+      shutdownTimeoutMs: 10_000,
+    });
     expect(config.neo4j.uri).to.equal(undefined);
     expect(config.neo4j.queryTimeoutMs).to.equal(10_000);
     // Contract §6: the contract's allowances, counted in this process without REDIS_URL.

@@ -27,6 +27,9 @@ export function createGraphQLServer(
     introspection: true,
     // Stacks name files and lines of the server: never in a response (contract §3).
     includeStacktraceInErrorResponses: false,
+    // The service drains on SIGTERM/SIGINT itself (src/service.ts). Apollo's own handlers would
+    // stop GraphQL at once and re-raise the signal, killing the requests in flight.
+    stopOnTerminationSignals: false,
     // Non-POST requests never reach Apollo (405); its landing page has no route to be served on.
     // Depth and width (contract §5) are validation rules; `limit` and cost need the variables.
     validationRules: [KnownOperationTypeRule, ...queryShapeRules],
