@@ -7,6 +7,7 @@ import { createGraphQLServer, requestContext, type ExecutionSettings } from "./g
 import { errorHandler, notFound, onlyPost } from "./http/errors.js";
 import "./http/locals.js";
 import { healthRoutes, type Readiness } from "./ops/health.js";
+import { requestLog, type RequestLogEntry } from "./ops/request-log.js";
 import { enforceQuota } from "./quota/middleware.js";
 import type { Quota } from "./quota/quota.js";
 import { assignRequestId } from "./http/request-id.js";
@@ -31,6 +32,8 @@ export interface AppDependencies {
   logError: (line: string) => void;
   /** What `/readyz` reports. */
   readiness: Readiness;
+  /** One entry per request (not the health probes). */
+  logRequest: (entry: RequestLogEntry) => void;
 }
 
 export interface App {
@@ -41,7 +44,7 @@ export interface App {
 
 /**
  * The request pipeline, in the order a request meets it (contract §3's order of checks):
- * request id → health probes (no key, no quota) → method/path → API key → quota → media type → size → JSON and request shape → query length →
+ * request id → health probes (no key, no quota) → request log → method/path → API key → quota → media type → size → JSON and request shape → query length →
  * GraphQL (parse, validate, `limit` check, execute as one Cypher query) → errors.
  */
 export async function createApp({
@@ -52,6 +55,7 @@ export async function createApp({
   bodyTimeoutMs,
   logError,
   readiness,
+  logRequest,
 }: AppDependencies): Promise<App> {
   const graphql = createGraphQLServer(schema, logError);
   await graphql.start();
@@ -60,6 +64,7 @@ export async function createApp({
   app.disable("x-powered-by");
   app.use(assignRequestId);
   app.use(healthRoutes(readiness));
+  app.use(requestLog(logRequest));
   app.all(
     GRAPHQL_PATHS,
     onlyPost,
@@ -76,6 +81,7 @@ export async function createApp({
             requestId: res.locals.requestId,
             // Set by the key stage, which every request reaching GraphQL has passed.
             keyId: res.locals.caller?.keyId ?? "",
+            report: res.locals.report ?? {},
           }),
         ),
     }),

@@ -27,6 +27,10 @@ const EnvSchema = z.object({
   QUOTA_REQUESTS_PER_MINUTE: count.default(CONTRACT_QUOTA_LIMITS.requestsPerMinute),
   QUOTA_REQUESTS_PER_DAY: count.default(CONTRACT_QUOTA_LIMITS.requestsPerDay),
   QUOTA_GRAPHQL_QUERIES_PER_DAY: count.default(CONTRACT_QUOTA_LIMITS.graphqlQueriesPerDay),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // `json`: one JSON object per line; `pretty`: coloured lines for a developer's terminal.
+  // Unset: pretty for local development (no NEO4J_URI), JSON everywhere else.
+  LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
   LOCAL_NEO4J_BOLT_PORT: port.default(7687),
   LOCAL_NEO4J_HEAP: memorySize.default("1g"),
   LOCAL_NEO4J_PAGECACHE: memorySize.default("512m"),
@@ -47,10 +51,13 @@ export interface Config {
   };
   auth: { cacheTtlMs: number };
   quota: QuotaSettings;
+  log: { level: LogLevel; format: LogFormat };
   localNeo4j: { boltPort: number; heap: string; pageCache: string; demoDataSize: DemoDataSize };
 }
 
 export type DemoDataSize = z.infer<typeof EnvSchema>["DEMO_DATA_SIZE"];
+export type LogLevel = z.infer<typeof EnvSchema>["LOG_LEVEL"];
+export type LogFormat = NonNullable<z.infer<typeof EnvSchema>["LOG_FORMAT"]>;
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -90,6 +97,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         graphqlQueriesPerDay: e.QUOTA_GRAPHQL_QUERIES_PER_DAY,
       },
     },
+    log: { level: e.LOG_LEVEL, format: e.LOG_FORMAT ?? (e.NEO4J_URI === undefined ? "pretty" : "json") },
     localNeo4j: {
       boltPort: e.LOCAL_NEO4J_BOLT_PORT,
       heap: e.LOCAL_NEO4J_HEAP,

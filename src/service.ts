@@ -4,6 +4,7 @@
 import type { Server } from "node:http";
 import { createApp, GRAPHQL_PATHS } from "./app.js";
 import { loadConfig } from "./config.js";
+import { createLogger, logRequestWith } from "./ops/logger.js";
 import { buildSchema } from "./graphql/schema.js";
 import { ApiKeyStore } from "./auth/api-key-store.js";
 import { Authenticator } from "./auth/authenticate.js";
@@ -12,13 +13,6 @@ import { applySchemaFiles } from "./neo4j/apply-cypher.js";
 import { connectNeo4j, LOCAL_INSTANCE } from "./neo4j/connect.js";
 import { isNeo4jReachable } from "./neo4j/reachable.js";
 
-const log = (line: string) => {
-  console.log(line);
-};
-const logError = (line: string) => {
-  console.error(line);
-};
-
 export interface ServiceOptions {
   /** More SDL next to `typeDefs/`: tests add a field that sleeps, to have a request in flight. */
   extraTypeDefs?: string[];
@@ -26,6 +20,13 @@ export interface ServiceOptions {
 
 export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): Promise<void> {
   const config = loadConfig();
+  const logger = createLogger(config.log);
+  const log = (line: string) => {
+    logger.info(line);
+  };
+  const logError = (line: string) => {
+    logger.error(line);
+  };
   const { driver, local } = await connectNeo4j(config, log);
   const database = config.neo4j.database;
 
@@ -59,6 +60,7 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
     execution: { database, queryTimeoutMs: config.neo4j.queryTimeoutMs },
     bodyTimeoutMs: config.http.bodyTimeoutMs,
     logError,
+    logRequest: logRequestWith(logger),
     readiness: {
       neo4j: () => isNeo4jReachable(driver, database, config.neo4j.connectionTimeoutMs),
       redis: counters.redisStatus,

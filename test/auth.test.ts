@@ -111,6 +111,7 @@ describe("API keys on the wire", () => {
       bodyTimeoutMs: 10_000,
       logError: () => undefined,
       readiness: { neo4j: () => Promise.resolve(false), redis: () => "not configured" },
+      logRequest: () => undefined,
     });
     const server = app.listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));

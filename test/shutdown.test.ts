@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { connect, createServer, type AddressInfo } from "node:net";
 import { expect } from "chai";
+import { hashApiKey } from "../src/auth/api-key.js";
 import { ApiKeyStore } from "../src/auth/api-key-store.js";
 import { projectRoot } from "../src/project-root.js";
 import { testBoltUri, testDatabase, testDriver, testPassword } from "./support/test-neo4j.js";
@@ -79,9 +80,12 @@ function accepts(url: string): Promise<boolean> {
 describe("graceful shutdown (the service as its own process)", function () {
   this.timeout(90_000);
   let key: string;
+  let keyId: string;
 
   before(async () => {
-    ({ key } = await new ApiKeyStore(testDriver(), testDatabase).create("shutdown test", ["read"]));
+    const created = await new ApiKeyStore(testDriver(), testDatabase).create("shutdown test", ["read"]);
+    key = created.key;
+    keyId = created.record.id;
   });
 
   const slowRequest = (url: string, ms: number, requestId: string) =>
@@ -116,6 +120,22 @@ describe("graceful shutdown (the service as its own process)", function () {
     expect(code, `${service.output()}\nsignal ${String(signal)}`).to.equal(0);
     expect(service.output()).to.match(/SIGTERM: no new connections/);
     expect(service.output()).to.include("Stopped.");
+
+    // Its log: JSON lines, the request's own line with its ids, no key material anywhere.
+    const lines = service
+      .output()
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines[0]).to.include({ app: "kg-graphql", level: 30 });
+    expect(lines.find((line) => line.requestId === requestId)).to.deep.include({
+      msg: "request",
+      path: "/api/v1/graphql",
+      status: 200,
+      keyId,
+    });
+    expect(service.output()).not.to.include(key);
+    expect(service.output()).not.to.include(hashApiKey(key));
   });
 
   it("cuts what is still running after SHUTDOWN_TIMEOUT_MS and still exits 0", async () => {

@@ -4,12 +4,13 @@ import type { Neo4jGraphQLContext } from "@neo4j/graphql";
 import type { GraphQLSchema } from "graphql";
 import { contractErrorsPlugin } from "./contract-errors.js";
 import { costPlugin, type CostContext } from "./cost.js";
+import { requestReportPlugin, type RequestReport } from "../ops/request-log.js";
 import { queryShapeRules } from "./query-shape.js";
 import { KnownOperationTypeRule } from "./known-operation-type.js";
 import { limitArgumentPlugin } from "./limit-argument.js";
 
 /** What each request hands the Neo4j GraphQL Library, plus the request id for error bodies. */
-export type RequestContext = Neo4jGraphQLContext & CostContext & { requestId: string };
+export type RequestContext = Neo4jGraphQLContext & CostContext & { requestId: string; report: RequestReport };
 
 export interface ExecutionSettings {
   database: string;
@@ -38,6 +39,7 @@ export function createGraphQLServer(
       limitArgumentPlugin,
       costPlugin,
       contractErrorsPlugin(logError),
+      requestReportPlugin,
     ],
   });
 }
@@ -46,6 +48,8 @@ export function createGraphQLServer(
 export interface RequestIdentity {
   requestId: string;
   keyId: string;
+  /** The request log's report, which the plugins fill in. */
+  report: RequestReport;
 }
 
 /**
@@ -55,10 +59,11 @@ export interface RequestIdentity {
  */
 export function requestContext(
   settings: ExecutionSettings,
-  { requestId, keyId }: RequestIdentity,
+  { requestId, keyId, report }: RequestIdentity,
 ): RequestContext {
   return {
     requestId,
+    report,
     sessionConfig: { database: settings.database },
     transaction: { timeout: settings.queryTimeoutMs, metadata: { app: "kg-graphql", requestId, keyId } },
   };

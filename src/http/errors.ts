@@ -4,6 +4,7 @@ import { describeFailure, toApiError } from "../errors/failures.js";
 
 /** Writes an {@link ApiError} as the contract's error response. */
 export function sendApiError(res: Response, error: ApiError): void {
+  if (res.locals.report !== undefined) res.locals.report.code = error.code;
   res
     .status(error.status)
     .set(error.headers)

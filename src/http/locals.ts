@@ -1,4 +1,5 @@
 import type { Caller } from "../auth/authenticate.js";
+import type { RequestReport } from "../ops/request-log.js";
 
 // What the pipeline's stages leave for the stages after them, on Express's own augmentation
 // point for per-response values.
@@ -12,6 +13,8 @@ declare global {
       receivedAt: number;
       /** Set by the authentication stage. */
       caller?: Caller;
+      /** Set by the request log, filled by later stages. */
+      report?: RequestReport;
     }
   }
 }

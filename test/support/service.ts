@@ -5,6 +5,7 @@ import type { Driver } from "neo4j-driver";
 import { createApp } from "../../src/app.js";
 import { isNeo4jReachable } from "../../src/neo4j/reachable.js";
 import type { Readiness } from "../../src/ops/health.js";
+import type { RequestLogEntry } from "../../src/ops/request-log.js";
 import { ApiKeyStore } from "../../src/auth/api-key-store.js";
 import { Authenticator } from "../../src/auth/authenticate.js";
 import { buildSchema } from "../../src/graphql/schema.js";
@@ -47,6 +48,7 @@ export interface ServiceOptions {
   logError?: (line: string) => void;
   /** Default: Neo4j through `driver`, Redis as the shared counters see it. */
   readiness?: Readiness;
+  logRequest?: (entry: RequestLogEntry) => void;
 }
 
 /** Allowances far above what any one test sends. */
@@ -82,6 +84,7 @@ export async function startService(
     execution: { database: testDatabase, queryTimeoutMs: options.queryTimeoutMs ?? 10_000 },
     bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
     logError: options.logError ?? (() => undefined),
+    logRequest: options.logRequest ?? (() => undefined),
     readiness: options.readiness ?? {
       neo4j: () => isNeo4jReachable(driver, testDatabase, 2_000),
       redis: () => sharedCounters?.redisStatus() ?? "not configured",

@@ -1,0 +1,26 @@
+import { pino, type Logger } from "pino";
+import type { LogFormat, LogLevel } from "../config.js";
+import type { RequestLogEntry } from "./request-log.js";
+
+/**
+ * The service's logger: one JSON object per line on stdout (`LOG_FORMAT=json`, for log
+ * collectors), or coloured lines through pino-pretty (`pretty`, for a developer's terminal).
+ */
+export function createLogger(settings: { level: LogLevel; format: LogFormat }): Logger {
+  return pino({
+    level: settings.level,
+    base: { app: "kg-graphql" },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    ...(settings.format === "pretty" && {
+      transport: { target: "pino-pretty", options: { colorize: true, singleLine: true, ignore: "app" } },
+    }),
+  });
+}
+
+/** A request's line: failures the service owns (5xx) at error level, everything else at info. */
+export function logRequestWith(logger: Logger): (entry: RequestLogEntry) => void {
+  return (entry) => {
+    if (entry.status >= 500) logger.error(entry, "request");
+    else logger.info(entry, "request");
+  };
+}
