@@ -133,10 +133,16 @@ export async function startChild(name: string, args: string[], env: NodeJS.Proce
   });
   const port = await new Promise<number>((resolve, reject) => {
     let output = "";
+    let listening = false;
+    // Read stdout for as long as the child runs (a full pipe would block its logging), but keep
+    // only what comes before it listens: kg-graphql logs a line per request.
     child.stdout.on("data", (chunk: Buffer) => {
+      if (listening) return;
       output += chunk.toString();
       const match = /listening (\d+)|serving http:\/\/[\d.]+:(\d+)/.exec(output);
-      if (match !== null) resolve(Number(match[1] ?? match[2]));
+      if (match === null) return;
+      listening = true;
+      resolve(Number(match[1] ?? match[2]));
     });
     child.once("exit", (code) => {
       reject(new Error(`${name} exited with ${String(code)}: ${output}`));
