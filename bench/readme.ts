@@ -31,7 +31,8 @@ export interface BenchDocument {
 
 const CONTENDERS = ["raw-driver", "http-driver", "naive", "stock", "kg-graphql"];
 
-function formatRatio(value: number | string): string {
+/** A target's value; a non-finite one (written as text in the JSON) means the other side completed nothing. */
+export function formatRatio(value: number | string): string {
   return typeof value === "number" && Number.isFinite(value)
     ? value.toFixed(2)
     : "∞: the other contender completed no request within the window";

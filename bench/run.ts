@@ -32,7 +32,7 @@ import {
   type GraphQLRequest,
   type Question,
 } from "./questions.js";
-import { updateReadme } from "./readme.js";
+import { formatRatio, updateReadme } from "./readme.js";
 
 const { values } = parseArgs({
   options: {
@@ -376,11 +376,6 @@ function sampleRss(child: ChildProcess) {
     },
   };
 }
-
-const formatRatio = (value: number) =>
-  Number.isFinite(value)
-    ? value.toFixed(2)
-    : "∞ (the other contender completed no request within the window)";
 
 interface Target {
   target: string;

@@ -101,6 +101,13 @@ describe("graceful shutdown (the service as its own process)", function () {
 
   it("on SIGTERM stops accepting connections, lets the query in flight finish, then exits 0", async () => {
     const service = await startServiceProcess();
+    // The probes as src/service.ts wires them: its driver, and no Redis configured.
+    const origin = new URL(service.url).origin;
+    expect(await (await fetch(`${origin}/healthz`)).json()).to.deep.equal({ status: "ok" });
+    expect(await (await fetch(`${origin}/readyz`)).json()).to.deep.equal({
+      status: "ready",
+      checks: { neo4j: "up", schema: "built", redis: "not configured" },
+    });
     const requestId = `drain-${String(Date.now())}`;
     const pending = slowRequest(service.url, 1_500, requestId);
     await untilRunning(requestId);

@@ -34,6 +34,14 @@ function where(args: Args, conditions: Record<string, string>): string {
 
 const NEWEST_FIRST = "ORDER BY n.decidedAt IS NULL, n.decidedAt DESC, n.id";
 
+/** A list field's resolver: one query per parent, `match` finding `n` from the parent's `$id`, in order. */
+const childList = (match: string) => (parent: Row, args: Args) =>
+  rows(`${match} LIMIT $limit RETURN n {.*} AS n`, { id: parent.id, limit: limitOf(args) });
+
+/** A single-valued link's resolver: one query per parent, the target with the lowest id (contract §7). */
+const childOne = (match: string) => (parent: Row) =>
+  one(`${match} RETURN n {.*} AS n ORDER BY n.id LIMIT 1`, { id: parent.id });
+
 const typeDefs = `
   scalar DateTime
   scalar Date
@@ -117,42 +125,23 @@ const resolvers = {
       ),
   },
   Topic: {
-    decisions: (topic: Row, args: Args) =>
-      rows(
-        `MATCH (:Topic {id: $id})<-[:ABOUT]-(n:Decision)
-         WITH DISTINCT n ${NEWEST_FIRST} LIMIT $limit RETURN n {.*} AS n`,
-        { id: topic.id, limit: limitOf(args) },
-      ),
+    decisions: childList(`MATCH (:Topic {id: $id})<-[:ABOUT]-(n:Decision) WITH DISTINCT n ${NEWEST_FIRST}`),
   },
   Decision: {
-    decidedBy: (decision: Row) =>
-      one("MATCH (:Decision {id: $id})-[:DECIDED_BY]->(n:Person) RETURN n {.*} AS n ORDER BY n.id LIMIT 1", {
-        id: decision.id,
-      }),
-    topic: (decision: Row) =>
-      one("MATCH (:Decision {id: $id})-[:ABOUT]->(n:Topic) RETURN n {.*} AS n ORDER BY n.id LIMIT 1", {
-        id: decision.id,
-      }),
+    decidedBy: childOne("MATCH (:Decision {id: $id})-[:DECIDED_BY]->(n:Person)"),
+    topic: childOne("MATCH (:Decision {id: $id})-[:ABOUT]->(n:Topic)"),
   },
   Person: {
-    decisionsMade: (person: Row, args: Args) =>
-      rows(
-        `MATCH (:Person {id: $id})<-[:DECIDED_BY]-(n:Decision)
-         WITH DISTINCT n ${NEWEST_FIRST} LIMIT $limit RETURN n {.*} AS n`,
-        { id: person.id, limit: limitOf(args) },
-      ),
-    openCommitments: (person: Row, args: Args) =>
-      rows(
-        `MATCH (:Person {id: $id})-[:COMMITTED_TO]->(n:Commitment {status: 'OPEN'})
-         WITH DISTINCT n ORDER BY n.dueOn IS NULL, n.dueOn, n.id LIMIT $limit RETURN n {.*} AS n`,
-        { id: person.id, limit: limitOf(args) },
-      ),
+    decisionsMade: childList(
+      `MATCH (:Person {id: $id})<-[:DECIDED_BY]-(n:Decision) WITH DISTINCT n ${NEWEST_FIRST}`,
+    ),
+    openCommitments: childList(
+      `MATCH (:Person {id: $id})-[:COMMITTED_TO]->(n:Commitment {status: 'OPEN'})
+       WITH DISTINCT n ORDER BY n.dueOn IS NULL, n.dueOn, n.id`,
+    ),
   },
   Feature: {
-    owner: (feature: Row) =>
-      one("MATCH (:Feature {id: $id})<-[:OWNS]-(n:Person) RETURN n {.*} AS n ORDER BY n.id LIMIT 1", {
-        id: feature.id,
-      }),
+    owner: childOne("MATCH (:Feature {id: $id})<-[:OWNS]-(n:Person)"),
   },
 };
 
