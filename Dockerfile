@@ -16,6 +16,7 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist dist
 COPY typeDefs typeDefs
 COPY cypher cypher
+COPY src/explorer/browser src/explorer/browser
 USER node
 EXPOSE 4000
 CMD ["node", "--enable-source-maps", "dist/src/main.js"]

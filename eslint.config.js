@@ -33,5 +33,20 @@ export default defineConfig(
       "@typescript-eslint/no-unsafe-argument": "off",
     },
   },
+  {
+    // The explorer page's script runs as is in the browser: no types, no modules.
+    files: ["src/explorer/browser/**/*.js"],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: {
+      sourceType: "script",
+      globals: {
+        window: "readonly",
+        document: "readonly",
+        fetch: "readonly",
+        URL: "readonly",
+        URLSearchParams: "readonly",
+      },
+    },
+  },
   prettier,
 );

@@ -6,6 +6,7 @@ import { requireApiKey } from "./auth/middleware.js";
 import { createGraphQLServer, requestContext, type ExecutionSettings } from "./graphql/server.js";
 import { errorHandler, notFound, onlyPost } from "./http/errors.js";
 import "./http/locals.js";
+import { explorerRoutes } from "./explorer/explorer.js";
 import { healthRoutes, type Readiness } from "./ops/health.js";
 import { requestLog, type RequestLogEntry } from "./ops/request-log.js";
 import { enforceQuota } from "./quota/middleware.js";
@@ -44,7 +45,7 @@ export interface App {
 
 /**
  * The request pipeline, in the order a request meets it (contract §3's order of checks):
- * request id → health probes (no key, no quota) → request log → method/path → API key → quota → media type → size → JSON and request shape → query length →
+ * request id → health probes and the explorer page (no key, no quota) → request log → method/path → API key → quota → media type → size → JSON and request shape → query length →
  * GraphQL (parse, validate, `limit` check, execute as one Cypher query) → errors.
  */
 export async function createApp({
@@ -64,6 +65,7 @@ export async function createApp({
   app.disable("x-powered-by");
   app.use(assignRequestId);
   app.use(healthRoutes(readiness));
+  app.use(explorerRoutes(GRAPHQL_PATHS));
   app.use(requestLog(logRequest));
   app.all(
     GRAPHQL_PATHS,

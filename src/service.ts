@@ -75,6 +75,7 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
   });
   const base = `http://${config.http.host}:${config.http.port}`;
   log(`kg-graphql is serving ${GRAPHQL_PATHS.map((path) => base + path).join(" and ")}`);
+  log(`Explorer: open ${base}${GRAPHQL_PATHS[0] ?? ""} in a browser and paste an API key.`);
   if (demoKey !== undefined) log(`Demo API key (local database only): ${demoKey}`);
 
   let stopping = false;
