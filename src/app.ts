@@ -7,6 +7,7 @@ import { createGraphQLServer, requestContext, type ExecutionSettings } from "./g
 import { errorHandler, notFound, onlyPost } from "./http/errors.js";
 import "./http/locals.js";
 import { explorerRoutes } from "./explorer/explorer.js";
+import { metricsRoute, type Metrics } from "./ops/metrics.js";
 import { healthRoutes, type Readiness } from "./ops/health.js";
 import { requestLog, type RequestLogEntry } from "./ops/request-log.js";
 import { enforceQuota } from "./quota/middleware.js";
@@ -35,6 +36,10 @@ export interface AppDependencies {
   readiness: Readiness;
   /** One entry per request (not the health probes). */
   logRequest: (entry: RequestLogEntry) => void;
+  /** Counts every request that is logged. */
+  metrics: Metrics;
+  /** Whether `GET /metrics` is served here, or only on a port of its own ({@link createMetricsApp}). */
+  metricsOnPublicPort: boolean;
 }
 
 export interface App {
@@ -45,7 +50,7 @@ export interface App {
 
 /**
  * The request pipeline, in the order a request meets it (contract §3's order of checks):
- * request id → health probes and the explorer page (no key, no quota) → request log → method/path → API key → quota → media type → size → JSON and request shape → query length →
+ * request id → health probes, metrics and the explorer page (no key, no quota) → request log → method/path → API key → quota → media type → size → JSON and request shape → query length →
  * GraphQL (parse, validate, `limit` check, execute as one Cypher query) → errors.
  */
 export async function createApp({
@@ -57,6 +62,8 @@ export async function createApp({
   logError,
   readiness,
   logRequest,
+  metrics,
+  metricsOnPublicPort,
 }: AppDependencies): Promise<App> {
   const graphql = createGraphQLServer(schema, logError);
   await graphql.start();
@@ -65,8 +72,14 @@ export async function createApp({
   app.disable("x-powered-by");
   app.use(assignRequestId);
   app.use(healthRoutes(readiness));
+  if (metricsOnPublicPort) app.use(metricsRoute(metrics));
   app.use(explorerRoutes(GRAPHQL_PATHS));
-  app.use(requestLog(logRequest));
+  app.use(
+    requestLog((entry) => {
+      metrics.observeRequest(entry);
+      logRequest(entry);
+    }),
+  );
   app.all(
     GRAPHQL_PATHS,
     onlyPost,
@@ -92,4 +105,15 @@ export async function createApp({
   app.use(errorHandler(logError));
 
   return { app, stop: () => graphql.stop() };
+}
+
+/** `/metrics` alone, for a port of its own (`METRICS_PORT`): what Prometheus scrapes in production. */
+export function createMetricsApp(metrics: Metrics, logError: (line: string) => void): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.use(assignRequestId);
+  app.use(metricsRoute(metrics));
+  app.use(notFound);
+  app.use(errorHandler(logError));
+  return app;
 }

@@ -22,6 +22,8 @@ const EnvSchema = z.object({
   REQUEST_BODY_TIMEOUT_MS: positiveMs.default(10_000),
   // On SIGTERM/SIGINT: how long in-flight requests may take to finish before they are cut.
   SHUTDOWN_TIMEOUT_MS: positiveMs.default(10_000),
+  // Prometheus metrics: unset, `/metrics` on the public port; set, on this port alone (same HOST).
+  METRICS_PORT: port.optional(),
   // Contract §6: Redis holds the quota counters when set; the allowances are operator settings.
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   QUOTA_REQUESTS_PER_MINUTE: count.default(CONTRACT_QUOTA_LIMITS.requestsPerMinute),
@@ -36,6 +38,14 @@ const EnvSchema = z.object({
   LOCAL_NEO4J_PAGECACHE: memorySize.default("512m"),
   DEMO_DATA_SIZE: z.enum(["small", "10k", "100k", "1m"]).default("small"),
 });
+
+/** Every environment variable the service reads. */
+export const SETTINGS = Object.keys(EnvSchema.shape) as (keyof typeof EnvSchema.shape)[];
+
+/** Settings only for the local Neo4j that `npm start` runs when `NEO4J_URI` is unset. */
+export const LOCAL_ONLY_SETTINGS: readonly string[] = SETTINGS.filter(
+  (name) => name.startsWith("LOCAL_NEO4J_") || name === "DEMO_DATA_SIZE",
+);
 
 /** The service's settings, read once at start-up and passed to whatever needs them. */
 export interface Config {
@@ -52,6 +62,8 @@ export interface Config {
   auth: { cacheTtlMs: number };
   quota: QuotaSettings;
   log: { level: LogLevel; format: LogFormat };
+  /** Absent: `/metrics` is served on the public port. */
+  metrics: { port: number | undefined };
   localNeo4j: { boltPort: number; heap: string; pageCache: string; demoDataSize: DemoDataSize };
 }
 
@@ -98,6 +110,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
     },
     log: { level: e.LOG_LEVEL, format: e.LOG_FORMAT ?? (e.NEO4J_URI === undefined ? "pretty" : "json") },
+    metrics: { port: e.METRICS_PORT },
     localNeo4j: {
       boltPort: e.LOCAL_NEO4J_BOLT_PORT,
       heap: e.LOCAL_NEO4J_HEAP,

@@ -1,8 +1,8 @@
 // The service's life: configuration → Neo4j (a local one with demo data when NEO4J_URI is unset)
 // → schema → HTTP, and on SIGTERM/SIGINT a bounded drain. Everything the service reads from its
 // environment is read here, once.
-import type { Server } from "node:http";
-import { createApp, GRAPHQL_PATHS } from "./app.js";
+import { createServer, type RequestListener, type Server } from "node:http";
+import { createApp, createMetricsApp, GRAPHQL_PATHS } from "./app.js";
 import { loadConfig } from "./config.js";
 import { createLogger, logRequestWith } from "./ops/logger.js";
 import { buildSchema } from "./graphql/schema.js";
@@ -12,6 +12,8 @@ import { createQuotaCounters } from "./quota/quota.js";
 import { applySchemaFiles } from "./neo4j/apply-cypher.js";
 import { connectNeo4j, LOCAL_INSTANCE } from "./neo4j/connect.js";
 import { isNeo4jReachable } from "./neo4j/reachable.js";
+import { timedDriver } from "./neo4j/timed-driver.js";
+import { createMetrics } from "./ops/metrics.js";
 
 export interface ServiceOptions {
   /** More SDL next to `typeDefs/`: tests add a field that sleeps, to have a request in flight. */
@@ -46,8 +48,13 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
     demoKey = await ensureDemoKey(keys, LOCAL_INSTANCE);
   }
 
-  const schema = await buildSchema(driver, database, extraTypeDefs);
   const counters = createQuotaCounters(config.quota, log);
+  const metrics = createMetrics({ graphqlPaths: GRAPHQL_PATHS, redisStatus: counters.redisStatus });
+  const schema = await buildSchema(
+    timedDriver(driver, metrics.observeNeo4jTransaction),
+    database,
+    extraTypeDefs,
+  );
   log(`Quota counters: ${counters.description}.`);
   const { requestsPerMinute, requestsPerDay, graphqlQueriesPerDay } = config.quota.limits;
   log(
@@ -61,19 +68,23 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
     bodyTimeoutMs: config.http.bodyTimeoutMs,
     logError,
     logRequest: logRequestWith(logger),
+    metrics,
+    metricsOnPublicPort: config.metrics.port === undefined,
     readiness: {
       neo4j: () => isNeo4jReachable(driver, database, config.neo4j.connectionTimeoutMs),
       redis: counters.redisStatus,
     },
   });
-  const server: Server = app.listen(config.http.port, config.http.host);
-  await new Promise<void>((resolve, reject) => {
-    server.once("listening", () => {
-      resolve();
-    });
-    server.once("error", reject);
-  });
+  const server = await listen(app, config.http.port, config.http.host);
+  const metricsServer =
+    config.metrics.port === undefined
+      ? undefined
+      : await listen(createMetricsApp(metrics, logError), config.metrics.port, config.http.host);
   const base = `http://${config.http.host}:${config.http.port}`;
+  log(
+    `Prometheus metrics: http://${config.http.host}:${config.metrics.port ?? config.http.port}/metrics` +
+      (metricsServer === undefined ? " (public port; set METRICS_PORT to move them)." : "."),
+  );
   log(`kg-graphql is serving ${GRAPHQL_PATHS.map((path) => base + path).join(" and ")}`);
   log(`Explorer: open ${base}${GRAPHQL_PATHS[0] ?? ""} in a browser and paste an API key.`);
   if (demoKey !== undefined) log(`Demo API key (local database only): ${demoKey}`);
@@ -85,6 +96,8 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
     log(
       `${signal}: no new connections; letting requests in flight finish (up to ${config.http.shutdownTimeoutMs} ms)…`,
     );
+    metricsServer?.close();
+    metricsServer?.closeAllConnections();
     void drain(server, config.http.shutdownTimeoutMs)
       .then((cut) => {
         if (cut > 0) log(`Cut ${cut} connection(s) still busy after ${config.http.shutdownTimeoutMs} ms.`);
@@ -97,6 +110,17 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
       });
   };
   process.once("SIGTERM", shutdown).once("SIGINT", shutdown);
+}
+
+async function listen(app: RequestListener, port: number, host: string): Promise<Server> {
+  const server = createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      resolve();
+    });
+  });
+  return server;
 }
 
 /**

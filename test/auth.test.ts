@@ -4,7 +4,8 @@ import { expect } from "chai";
 import neo4j from "neo4j-driver";
 import { ApiKeyStore } from "../src/auth/api-key-store.js";
 import { Authenticator } from "../src/auth/authenticate.js";
-import { createApp } from "../src/app.js";
+import { createApp, GRAPHQL_PATHS } from "../src/app.js";
+import { createMetrics } from "../src/ops/metrics.js";
 import { MemoryQuotaStore } from "../src/quota/memory-store.js";
 import { Quota } from "../src/quota/quota.js";
 import { startService, UNREACHED_LIMITS, type RunningService, withoutCost } from "./support/service.js";
@@ -112,6 +113,8 @@ describe("API keys on the wire", () => {
       logError: () => undefined,
       readiness: { neo4j: () => Promise.resolve(false), redis: () => "not configured" },
       logRequest: () => undefined,
+      metrics: createMetrics({ graphqlPaths: GRAPHQL_PATHS, redisStatus: () => "not configured" }),
+      metricsOnPublicPort: true,
     });
     const server = app.listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));

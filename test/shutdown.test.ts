@@ -1,53 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { connect, createServer, type AddressInfo } from "node:net";
+import { connect } from "node:net";
 import { expect } from "chai";
 import { hashApiKey } from "../src/auth/api-key.js";
 import { ApiKeyStore } from "../src/auth/api-key-store.js";
-import { projectRoot } from "../src/project-root.js";
-import { testBoltUri, testDatabase, testDriver, testPassword } from "./support/test-neo4j.js";
-
-interface ServiceProcess {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, "127.0.0.1");
-  await once(probe, "listening");
-  const { port } = probe.address() as AddressInfo;
-  probe.close();
-  await once(probe, "close");
-  return port;
-}
-
-/** Starts the service as its own process (as `npm start` would, plus a field that sleeps). */
-async function startServiceProcess(env: Record<string, string> = {}): Promise<ServiceProcess> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "test/support/trouble-service.ts"], {
-    cwd: projectRoot,
-    env: {
-      PATH: process.env.PATH,
-      NEO4J_URI: testBoltUri(),
-      NEO4J_PASSWORD: testPassword,
-      NEO4J_DATABASE: testDatabase,
-      PORT: String(port),
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const deadline = Date.now() + 60_000;
-  while (!output.includes("kg-graphql is serving")) {
-    if (child.exitCode !== null || Date.now() > deadline)
-      throw new Error(`the service did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return { child, url: `http://127.0.0.1:${port}/api/v1/graphql`, output: () => output };
-}
+import { startServiceProcess } from "./support/service-process.js";
+import { testDatabase, testDriver } from "./support/test-neo4j.js";
 
 /** Resolves once Neo4j shows the request's transaction running. */
 async function untilRunning(requestId: string): Promise<void> {

@@ -37,6 +37,12 @@ describe("loadConfig", () => {
     expect(loadConfig({ NEO4J_URI: "" }).neo4j.uri).to.equal(undefined);
   });
 
+  it("serves metrics on the public port unless METRICS_PORT names one of their own", () => {
+    expect(loadConfig({}).metrics).to.deep.equal({ port: undefined });
+    expect(loadConfig({ METRICS_PORT: "9464" }).metrics).to.deep.equal({ port: 9464 });
+    expect(() => loadConfig({ METRICS_PORT: "70000" })).to.throw(ConfigError, /METRICS_PORT/);
+  });
+
   it("names every invalid setting", () => {
     expect(() => loadConfig({ PORT: "70000", NEO4J_PASSWORD: "short", DEMO_DATA_SIZE: "huge" }))
       .to.throw(ConfigError)

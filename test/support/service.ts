@@ -2,9 +2,11 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import type { GraphQLSchema } from "graphql";
 import type { Driver } from "neo4j-driver";
-import { createApp } from "../../src/app.js";
+import { createApp, GRAPHQL_PATHS } from "../../src/app.js";
+import { timedDriver } from "../../src/neo4j/timed-driver.js";
+import { createMetrics } from "../../src/ops/metrics.js";
 import { isNeo4jReachable } from "../../src/neo4j/reachable.js";
-import type { Readiness } from "../../src/ops/health.js";
+import type { Readiness, RedisStatus } from "../../src/ops/health.js";
 import type { RequestLogEntry } from "../../src/ops/request-log.js";
 import { ApiKeyStore } from "../../src/auth/api-key-store.js";
 import { Authenticator } from "../../src/auth/authenticate.js";
@@ -49,6 +51,8 @@ export interface ServiceOptions {
   /** Default: Neo4j through `driver`, Redis as the shared counters see it. */
   readiness?: Readiness;
   logRequest?: (entry: RequestLogEntry) => void;
+  /** Default: the quota store the service's readiness reports. */
+  redisStatus?: () => RedisStatus;
 }
 
 /** Allowances far above what any one test sends. */
@@ -74,7 +78,10 @@ export async function startService(
   driver: Driver = testDriver(),
   options: ServiceOptions = {},
 ): Promise<RunningService> {
-  const schema = options.schema ?? (await buildSchema(driver, testDatabase));
+  const redisStatus = options.redisStatus ?? (() => sharedCounters?.redisStatus() ?? "not configured");
+  const metrics = createMetrics({ graphqlPaths: GRAPHQL_PATHS, redisStatus });
+  const schema =
+    options.schema ?? (await buildSchema(timedDriver(driver, metrics.observeNeo4jTransaction), testDatabase));
   const keys = new ApiKeyStore(testDriver(), testDatabase);
   const { key, record } = await keys.create("test suite", ["read"]);
   const { app, stop } = await createApp({
@@ -87,8 +94,10 @@ export async function startService(
     logRequest: options.logRequest ?? (() => undefined),
     readiness: options.readiness ?? {
       neo4j: () => isNeo4jReachable(driver, testDatabase, 2_000),
-      redis: () => sharedCounters?.redisStatus() ?? "not configured",
+      redis: redisStatus,
     },
+    metrics,
+    metricsOnPublicPort: true,
   });
   const server: Server = await new Promise((resolve) => {
     const listener = app.listen(0, "127.0.0.1", () => {
