@@ -1,0 +1,200 @@
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  ApolloClient,
+  CombinedGraphQLErrors,
+  HttpLink,
+  InMemoryCache,
+  ServerError,
+  gql,
+} from "@apollo/client";
+import { generate } from "@graphql-codegen/cli";
+import { Client, fetchExchange } from "@urql/core";
+import { expect } from "chai";
+import { ClientError, GraphQLClient } from "graphql-request";
+import ts from "typescript";
+import { projectRoot } from "../src/project-root.js";
+import { loadFixtures } from "./support/fixtures.js";
+import { startService, type RunningService } from "./support/service.js";
+
+// The clients users already have, unmodified, against the running service with a key: each reads
+// data, and reads a contract error (422 query_too_deep) through its own error type.
+
+const DASHBOARD = `query Dashboard($topicId: ID!) {
+  topic(id: $topicId) { name decisions(limit: 20) { id title decidedBy { name } } }
+}`;
+const TOO_DEEP = `{ topics { decisions { topic { decisions { topic { decisions { topic { decisions { id } } } } } } } } }`;
+const TOO_DEEP_MESSAGE = "Query nests 9 levels; the maximum is 8.";
+const PRICING_TITLES = ["Adopt usage-based pricing", "Hire a second SRE", "Consider annual plans"];
+
+describe("real GraphQL clients against the running service", function () {
+  this.timeout(60_000);
+  let service: RunningService;
+  let endpoint: string;
+
+  before(async () => {
+    await loadFixtures();
+    service = await startService();
+    endpoint = `${service.url}/api/v1/graphql`;
+  });
+  after(async () => {
+    await service.close();
+  });
+
+  describe("Apollo Client (core, no React)", () => {
+    const client = () =>
+      new ApolloClient({
+        link: new HttpLink({ uri: endpoint, headers: { authorization: `Bearer ${service.key}` } }),
+        cache: new InMemoryCache(),
+      });
+
+    it("reads the dashboard, through its normalised cache", async () => {
+      const { data } = await client().query({ query: gql(DASHBOARD), variables: { topicId: "t1" } });
+      const topic = (data as { topic: { name: string; decisions: { title: string }[] } }).topic;
+      expect(topic.name).to.equal("Pricing");
+      expect(topic.decisions.map((decision) => decision.title)).to.deep.equal(PRICING_TITLES);
+    });
+
+    it("reads 422 query_too_deep as CombinedGraphQLErrors with the contract code", async () => {
+      const error: unknown = await client()
+        .query({ query: gql(TOO_DEEP) })
+        .then(
+          () => undefined,
+          (thrown: unknown) => thrown,
+        );
+      expect(CombinedGraphQLErrors.is(error), String(error)).to.equal(true);
+      const [first] = (error as CombinedGraphQLErrors).errors;
+      expect(first?.message).to.equal(TOO_DEEP_MESSAGE);
+      expect(first?.extensions?.code).to.equal("query_too_deep");
+      expect(first?.extensions?.requestId).to.be.a("string");
+    });
+  });
+
+  describe("urql (core)", () => {
+    const client = () =>
+      new Client({
+        url: endpoint,
+        exchanges: [fetchExchange],
+        fetchOptions: () => ({ headers: { authorization: `Bearer ${service.key}` } }),
+        requestPolicy: "network-only",
+        // urql sends queries as GET when they fit in a URL; the endpoint is POST only (contract §2).
+        preferGetMethod: false,
+      });
+
+    it("reads the dashboard", async () => {
+      const result = await client().query(DASHBOARD, { topicId: "t1" }).toPromise();
+      expect(result.error).to.equal(undefined);
+      const topic = (result.data as { topic: { decisions: { title: string }[] } }).topic;
+      expect(topic.decisions.map((decision) => decision.title)).to.deep.equal(PRICING_TITLES);
+    });
+
+    it("reads 422 query_too_deep as a CombinedError with the GraphQL error and its code", async () => {
+      const result = await client().query(TOO_DEEP, {}).toPromise();
+      expect(result.data).to.equal(undefined);
+      expect(result.error?.name).to.equal("CombinedError");
+      expect(result.error?.response).to.have.property("status", 422);
+      const [first] = result.error?.graphQLErrors ?? [];
+      expect(first?.message).to.equal(TOO_DEEP_MESSAGE);
+      expect(first?.extensions.code).to.equal("query_too_deep");
+      expect(first?.extensions.requestId).to.be.a("string");
+    });
+
+    it("with its default GET for short queries, reads the contract's 405 that says to POST", async () => {
+      const defaults = new Client({
+        url: endpoint,
+        exchanges: [fetchExchange],
+        fetchOptions: () => ({ headers: { authorization: `Bearer ${service.key}` } }),
+      });
+      const result = await defaults.query(DASHBOARD, { topicId: "t1" }).toPromise();
+      expect(result.error?.response).to.have.property("status", 405);
+      expect(result.error?.graphQLErrors[0]?.extensions.code).to.equal("method_not_allowed");
+      expect(result.error?.graphQLErrors[0]?.message).to.equal(
+        "The GraphQL endpoint accepts POST requests only.",
+      );
+    });
+  });
+
+  describe("graphql-request", () => {
+    const client = () => new GraphQLClient(endpoint, { headers: { authorization: `Bearer ${service.key}` } });
+
+    it("reads the dashboard", async () => {
+      const data = await client().request<{ topic: { decisions: { title: string }[] } }>(DASHBOARD, {
+        topicId: "t1",
+      });
+      expect(data.topic.decisions.map((decision) => decision.title)).to.deep.equal(PRICING_TITLES);
+    });
+
+    it("reads 422 query_too_deep as a ClientError with the response's status and errors", async () => {
+      const error: unknown = await client()
+        .request(TOO_DEEP)
+        .then(
+          () => undefined,
+          (thrown: unknown) => thrown,
+        );
+      expect(error).to.be.instanceOf(ClientError);
+      const { response } = error as ClientError;
+      expect(response.status).to.equal(422);
+      expect(response.errors?.[0]?.message).to.equal(TOO_DEEP_MESSAGE);
+      expect(response.errors?.[0]?.extensions?.code).to.equal("query_too_deep");
+    });
+  });
+
+  describe("GraphQL Code Generator (client preset, schema by introspection)", () => {
+    // Generated code lands under node_modules so its imports resolve; nothing is committed.
+    const out = join(projectRoot, "node_modules/.cache/kg-graphql-codegen");
+
+    it("types the operations from the served schema; the typed documents read data and the error", async () => {
+      rmSync(out, { recursive: true, force: true });
+      const files = await generate(
+        {
+          cwd: projectRoot,
+          schema: { [endpoint]: { headers: { Authorization: `Bearer ${service.key}` } } },
+          documents: ["test/clients/dashboard.graphql"],
+          generates: { [`${out}/`]: { preset: "client", config: { useTypeImports: true } } },
+          silent: true,
+        },
+        true,
+      );
+      expect(files.map((file: { filename: string }) => file.filename.replace(`${out}/`, ""))).to.include(
+        "graphql.ts",
+      );
+
+      // The generated types hold the selection, and nothing else: a typed program compiles, and
+      // reading a field outside the selection does not.
+      writeFileSync(
+        join(out, "usage.ts"),
+        `import type { DashboardQuery, DashboardQueryVariables } from "./graphql.js";
+export const variables: DashboardQueryVariables = { topicId: "t1" };
+export const titles = (data: DashboardQuery): string[] => data.topic?.decisions.map((d) => d.title) ?? [];
+export const email = (data: DashboardQuery): string | null | undefined => data.topic?.decisions[0]?.decidedBy?.email;
+// @ts-expect-error -- canonicalAnswer is in the schema but not in the selection
+export const outside = (data: DashboardQuery) => data.topic?.canonicalAnswer;
+`,
+      );
+      const program = ts.createProgram([join(out, "usage.ts")], {
+        strict: true,
+        noEmit: true,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        target: ts.ScriptTarget.ES2022,
+        skipLibCheck: true,
+      });
+      const diagnostics = ts
+        .getPreEmitDiagnostics(program)
+        .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
+      expect(diagnostics).to.deep.equal([]);
+
+      const generated = (await import(join(out, "graphql.ts"))) as Record<string, unknown>;
+      const client = new GraphQLClient(endpoint, { headers: { authorization: `Bearer ${service.key}` } });
+      const data = await client.request(generated.DashboardDocument as string, { topicId: "t1" });
+      expect(
+        (data as { topic: { decisions: { title: string }[] } }).topic.decisions.map((d) => d.title),
+      ).to.deep.equal(PRICING_TITLES);
+      const error: unknown = await client.request(generated.TooDeepDocument as string).then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      expect((error as ClientError).response.errors?.[0]?.extensions?.code).to.equal("query_too_deep");
+    });
+  });
+});
