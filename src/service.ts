@@ -11,6 +11,7 @@ import { Authenticator } from "./auth/authenticate.js";
 import { createQuotaCounters } from "./quota/quota.js";
 import { applySchemaFiles } from "./neo4j/apply-cypher.js";
 import { connectNeo4j, LOCAL_INSTANCE } from "./neo4j/connect.js";
+import { explainStartupFailure } from "./neo4j/errors.js";
 import { isNeo4jReachable } from "./neo4j/reachable.js";
 import { timedDriver } from "./neo4j/timed-driver.js";
 import { createMetrics } from "./ops/metrics.js";
@@ -29,7 +30,7 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
   const logError = (line: string) => {
     logger.error(line);
   };
-  const { driver, local } = await connectNeo4j(config, log);
+  const { driver, local, uri: neo4jUri } = await connectNeo4j(config, log);
   const database = config.neo4j.database;
 
   if (local) {
@@ -54,7 +55,10 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
     timedDriver(driver, metrics.observeNeo4jTransaction),
     database,
     extraTypeDefs,
-  );
+  ).catch(async (error: unknown) => {
+    await Promise.all([driver.close(), counters.close()]);
+    throw explainStartupFailure(error, { uri: neo4jUri, user: config.neo4j.user, database });
+  });
   log(`Quota counters: ${counters.description}.`);
   const { requestsPerMinute, requestsPerDay, graphqlQueriesPerDay } = config.quota.limits;
   log(

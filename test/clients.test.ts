@@ -1,13 +1,6 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  ApolloClient,
-  CombinedGraphQLErrors,
-  HttpLink,
-  InMemoryCache,
-  ServerError,
-  gql,
-} from "@apollo/client";
+import { ApolloClient, CombinedGraphQLErrors, HttpLink, InMemoryCache, gql } from "@apollo/client";
 import { generate } from "@graphql-codegen/cli";
 import { Client, fetchExchange } from "@urql/core";
 import { expect } from "chai";
@@ -135,7 +128,7 @@ describe("real GraphQL clients against the running service", function () {
       const { response } = error as ClientError;
       expect(response.status).to.equal(422);
       expect(response.errors?.[0]?.message).to.equal(TOO_DEEP_MESSAGE);
-      expect(response.errors?.[0]?.extensions?.code).to.equal("query_too_deep");
+      expect(response.errors?.[0]?.extensions.code).to.equal("query_too_deep");
     });
   });
 
@@ -194,7 +187,7 @@ export const outside = (data: DashboardQuery) => data.topic?.canonicalAnswer;
         () => undefined,
         (thrown: unknown) => thrown,
       );
-      expect((error as ClientError).response.errors?.[0]?.extensions?.code).to.equal("query_too_deep");
+      expect((error as ClientError).response.errors?.[0]?.extensions.code).to.equal("query_too_deep");
     });
   });
 });

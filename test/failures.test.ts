@@ -2,6 +2,7 @@ import { expect } from "chai";
 import type { Driver } from "neo4j-driver";
 import { hashApiKey } from "../src/auth/api-key.js";
 import { loadConfig } from "../src/config.js";
+import { runServiceToExit } from "./support/service-process.js";
 import { buildSchema } from "../src/graphql/schema.js";
 import { connectNeo4j } from "../src/neo4j/connect.js";
 import { loadFixtures } from "./support/fixtures.js";
@@ -126,5 +127,25 @@ describe("failures past validation (contract §3: 500, 503, 504)", () => {
       );
       for (const line of logged) expectNoInternals(line, outage.key);
     });
+  });
+});
+
+describe("start-up failures say which setting to check, in one line", function () {
+  this.timeout(60_000);
+
+  it("Neo4j not reachable: names NEO4J_URI, exits 1, no stack", async () => {
+    const { code, output } = await runServiceToExit({ NEO4J_URI: "bolt://127.0.0.1:1", LOG_FORMAT: "json" });
+    expect(code).to.equal(1);
+    expect(output).to.include(
+      "Neo4j is not reachable at bolt://127.0.0.1:1 (Failed to connect to server). Check NEO4J_URI and that the database is running.",
+    );
+    expect(output).not.to.match(/\n\s+at /);
+  });
+
+  it("a database that does not exist: names NEO4J_DATABASE", async () => {
+    const { code, output } = await runServiceToExit({ NEO4J_DATABASE: "nosuchdb", LOG_FORMAT: "json" });
+    expect(code).to.equal(1);
+    expect(output).to.include(`Neo4j at ${testBoltUri()} has no database "nosuchdb". Check NEO4J_DATABASE.`);
+    expect(output).not.to.match(/\n\s+at /);
   });
 });

@@ -12,6 +12,8 @@ export interface Neo4jHandle {
   driver: Driver;
   /** True when no NEO4J_URI was configured and a local development server is used. */
   local: boolean;
+  /** Where the driver connects (the local server's when `local`). */
+  uri: string;
 }
 
 /**
@@ -46,5 +48,5 @@ export async function connectNeo4j(config: Config, log: (line: string) => void):
       maxRetryTimeMs: MAX_RETRY_TIME_MS,
     },
   );
-  return { driver, local: config.neo4j.uri === undefined };
+  return { driver, local: config.neo4j.uri === undefined, uri };
 }

@@ -30,3 +30,47 @@ export function isQueryTimeout(error: unknown): boolean {
   const code = findNeo4jError(error)?.code;
   return code !== undefined && TIMEOUT_CODES.has(code);
 }
+
+/** A start-up failure the operator can fix, said in one line (no stack). */
+export class StartupError extends Error {
+  override name = "StartupError";
+}
+
+/**
+ * What went wrong connecting to Neo4j at start-up, in words that name the setting to check; the
+ * error itself when it is none of the known cases.
+ */
+export function explainStartupFailure(
+  error: unknown,
+  { uri, user, database }: { uri: string; user: string; database: string },
+): Error {
+  const driverError = findNeo4jError(error);
+  const code = driverError?.code ?? "";
+  const message = error instanceof Error ? error.message : String(error);
+  if (UNAVAILABLE_CODES.has(code)) {
+    return new StartupError(
+      `Neo4j is not reachable at ${uri} (${firstSentence(driverError?.message ?? message)}). ` +
+        "Check NEO4J_URI and that the database is running.",
+    );
+  }
+  if (code.startsWith("Neo.ClientError.Security.")) {
+    return new StartupError(
+      `Neo4j at ${uri} refused user "${user}" (${code}). Check NEO4J_USER and NEO4J_PASSWORD.`,
+    );
+  }
+  if (code === "Neo.ClientError.Database.DatabaseNotFound") {
+    return new StartupError(`Neo4j at ${uri} has no database "${database}". Check NEO4J_DATABASE.`);
+  }
+  if (/apoc/i.test(message)) {
+    return new StartupError(
+      `Neo4j at ${uri} lacks APOC core (${firstSentence(message)}). Install the APOC core plugin ` +
+        "for Neo4j 5.26 and allow its procedures (dbms.security.procedures.unrestricted=apoc.*).",
+    );
+  }
+  if (message.includes("DBMS compatiblility issues")) {
+    return new StartupError(`Neo4j at ${uri} cannot serve this schema: ${message.replace(/\s+/g, " ")}`);
+  }
+  return error instanceof Error ? error : new Error(message);
+}
+
+const firstSentence = (text: string) => /^[^.]*/.exec(text)?.[0].trim() ?? text;

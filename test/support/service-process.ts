@@ -21,24 +21,40 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts the service as its own process (as `npm start` would, plus a field that sleeps). */
-export async function startServiceProcess(env: Record<string, string> = {}): Promise<ServiceProcess> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "test/support/trouble-service.ts"], {
+/** The service as its own process, on the suite's Neo4j unless `env` says otherwise. */
+function spawnService(entry: string, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", entry], {
     cwd: projectRoot,
     env: {
       PATH: process.env.PATH,
       NEO4J_URI: testBoltUri(),
       NEO4J_PASSWORD: testPassword,
       NEO4J_DATABASE: testDatabase,
-      PORT: String(port),
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+}
+
+/** Runs `npm start`'s entry until it exits (for start-up failures): its exit code and output. */
+export async function runServiceToExit(
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
+  const child = spawnService("src/main.ts", { PORT: String(await freePort()), ...env });
   let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const [code] = (await once(child, "exit")) as [number | null];
+  return { code, output };
+}
+
+/** Starts the service as its own process (as `npm start` would, plus a field that sleeps). */
+export async function startServiceProcess(env: Record<string, string> = {}): Promise<ServiceProcess> {
+  const port = await freePort();
+  const child = spawnService("test/support/trouble-service.ts", { PORT: String(port), ...env });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const deadline = Date.now() + 60_000;
   while (!output.includes("kg-graphql is serving")) {
     if (child.exitCode !== null || Date.now() > deadline)
