@@ -64,6 +64,7 @@ describe("explorer: GraphiQL on a browser GET", () => {
       const response = await service.request("/api/v1/graphql", { headers: accept === "" ? {} : { accept } });
       expect(response.status, accept).to.equal(405);
       expect(response.headers.get("allow")).to.equal("POST");
+      expect(response.headers.get("vary")).to.include("Accept");
       expect(response.body.errors[0].extensions.code).to.equal("method_not_allowed");
     }
     const post = await service.request("/api/v1/graphql", {

@@ -80,6 +80,8 @@ const wantsPage = (req: Request) => req.accepts(["application/json", "text/html"
 export function explorerRoutes(graphqlPaths: string[]): Router {
   const router = Router();
   const page: RequestHandler = (req, res, next) => {
+    // The answer (page or 405) depends on Accept: caches must not hand one to the other.
+    res.vary("Accept");
     if (!wantsPage(req)) {
       next();
       return;
@@ -89,7 +91,6 @@ export function explorerRoutes(graphqlPaths: string[]): Router {
         "Content-Type": "text/html; charset=utf-8",
         "Content-Security-Policy": PAGE_POLICY,
         "Cache-Control": "no-cache",
-        Vary: "Accept",
       })
       .send(PAGE);
   };
