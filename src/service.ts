@@ -59,6 +59,7 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
     await Promise.all([driver.close(), counters.close()]);
     throw explainStartupFailure(error, { uri: neo4jUri, user: config.neo4j.user, database });
   });
+  log(`Neo4j: ${neo4jUri}, database ${database}, user ${config.neo4j.user}; schema built.`);
   log(`Quota counters: ${counters.description}.`);
   const { requestsPerMinute, requestsPerDay, graphqlQueriesPerDay } = config.quota.limits;
   log(

@@ -4,7 +4,7 @@ import { expect } from "chai";
 import { hashApiKey } from "../src/auth/api-key.js";
 import { ApiKeyStore } from "../src/auth/api-key-store.js";
 import { startServiceProcess } from "./support/service-process.js";
-import { testDatabase, testDriver } from "./support/test-neo4j.js";
+import { testBoltUri, testDatabase, testDriver } from "./support/test-neo4j.js";
 
 /** Resolves once Neo4j shows the request's transaction running. */
 async function untilRunning(requestId: string): Promise<void> {
@@ -82,6 +82,9 @@ describe("graceful shutdown (the service as its own process)", function () {
     expect(await response.json()).to.deep.include({ data: { slow: 1500 } });
     const [code, signal] = (await exited) as [number | null, string | null];
     expect(code, `${service.output()}\nsignal ${String(signal)}`).to.equal(0);
+    expect(service.output()).to.include(
+      `Neo4j: ${testBoltUri()}, database ${testDatabase}, user neo4j; schema built.`,
+    );
     expect(service.output()).to.match(/SIGTERM: no new connections/);
     expect(service.output()).to.include("Stopped.");
 

@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { ConfigError, loadConfig } from "../src/config.js";
 import { chooseRequestId } from "../src/http/request-id.js";
 import { splitStatements } from "../src/neo4j/apply-cypher.js";
+import { withoutCredentials } from "../src/neo4j/connect.js";
 
 describe("loadConfig", () => {
   it("has defaults that make npm start work on a fresh machine", () => {
@@ -73,5 +74,15 @@ describe("splitStatements", () => {
     expect(
       splitStatements("// a comment\nCREATE INDEX a;\nCREATE INDEX b\n  FOR (n) ON (n.x);\n\n// end\n"),
     ).to.deep.equal(["CREATE INDEX a", "CREATE INDEX b\n  FOR (n) ON (n.x)"]);
+  });
+});
+
+describe("withoutCredentials", () => {
+  it("drops user and password from a URI for the logs, and leaves others as they are", () => {
+    expect(withoutCredentials("neo4j://reader:s3cret@cluster.internal:7687")).to.equal(
+      "neo4j://cluster.internal:7687",
+    );
+    expect(withoutCredentials("bolt://127.0.0.1:7687")).to.equal("bolt://127.0.0.1:7687");
+    expect(withoutCredentials("not a uri")).to.equal("(an unparsable NEO4J_URI)");
   });
 });

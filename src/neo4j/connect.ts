@@ -12,7 +12,7 @@ export interface Neo4jHandle {
   driver: Driver;
   /** True when no NEO4J_URI was configured and a local development server is used. */
   local: boolean;
-  /** Where the driver connects (the local server's when `local`). */
+  /** Where the driver connects (the local server's when `local`), without any credentials in it. */
   uri: string;
 }
 
@@ -48,5 +48,18 @@ export async function connectNeo4j(config: Config, log: (line: string) => void):
       maxRetryTimeMs: MAX_RETRY_TIME_MS,
     },
   );
-  return { driver, local: config.neo4j.uri === undefined, uri };
+  return { driver, local: config.neo4j.uri === undefined, uri: withoutCredentials(uri) };
+}
+
+/** A URI fit for a log line: any `user:password@` it carries is dropped. */
+export function withoutCredentials(uri: string): string {
+  try {
+    const url = new URL(uri);
+    if (url.username === "" && url.password === "") return uri;
+    url.username = "";
+    url.password = "";
+    return url.href;
+  } catch {
+    return "(an unparsable NEO4J_URI)";
+  }
 }
