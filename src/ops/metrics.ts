@@ -1,15 +1,15 @@
 import { Router } from "express";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { ErrorCode } from "../errors/catalogue.js";
+import { QUOTA_REFUSAL_CODES } from "../quota/policy.js";
 import type { RedisStatus } from "./health.js";
 import type { RequestLogEntry } from "./request-log.js";
 
-/** Contract §6: which quota window each 429 code stands for. */
-const QUOTA_WINDOWS: Readonly<Record<string, string>> = {
-  rate_limited: "minute",
-  daily_quota_exceeded: "day",
-  graphql_quota_exceeded: "graphql-day",
-};
-const AUTH_FAILURES = new Set(["unauthorized", "insufficient_scope"]);
+/** Which quota window each 429 code stands for. */
+const QUOTA_WINDOWS: ReadonlyMap<string, string> = new Map(
+  Object.entries(QUOTA_REFUSAL_CODES).map(([window, code]) => [code, window]),
+);
+const AUTH_FAILURES = new Set<string>(["unauthorized", "insufficient_scope"] satisfies ErrorCode[]);
 
 const SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** Contract §5: cost is at most 50,000 for a query that runs. */
@@ -102,7 +102,7 @@ export function createMetrics({
   });
 
   // Pre-create the zero series operators alert on, so a rate() sees them before the first event.
-  for (const window of Object.values(QUOTA_WINDOWS)) quotaRefusals.inc({ window }, 0);
+  for (const window of QUOTA_WINDOWS.values()) quotaRefusals.inc({ window }, 0);
   for (const code of AUTH_FAILURES) authFailures.inc({ code }, 0);
 
   const pathLabel = (path: string) => (graphqlPaths.includes(path) ? path : "other");
@@ -117,7 +117,7 @@ export function createMetrics({
       duration.observe({ path, status }, entry.durationMs / 1000);
       if (entry.executionMs !== undefined) execution.observe(entry.executionMs / 1000);
       if (entry.cost !== undefined) cost.observe(entry.cost);
-      const window = QUOTA_WINDOWS[code];
+      const window = QUOTA_WINDOWS.get(code);
       if (window !== undefined) quotaRefusals.inc({ window });
       if (AUTH_FAILURES.has(code)) authFailures.inc({ code });
     },

@@ -28,6 +28,13 @@ export interface QuotaWindow {
   code: ErrorCode;
 }
 
+/** The contract code of each window's 429 (contract §6). */
+export const QUOTA_REFUSAL_CODES = {
+  minute: "rate_limited",
+  day: "daily_quota_exceeded",
+  "graphql-day": "graphql_quota_exceeded",
+} as const satisfies Record<QuotaWindow["name"], ErrorCode>;
+
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 
@@ -44,10 +51,15 @@ export function quotaWindows(limits: QuotaLimits, now: number): QuotaWindow[] {
       seconds: 60,
       id: iso(minuteStart).slice(0, 16),
       resetsAt: minuteStart + MINUTE_MS,
-      code: "rate_limited",
+      code: QUOTA_REFUSAL_CODES.minute,
     },
-    { name: "day", limit: limits.requestsPerDay, ...day, code: "daily_quota_exceeded" },
-    { name: "graphql-day", limit: limits.graphqlQueriesPerDay, ...day, code: "graphql_quota_exceeded" },
+    { name: "day", limit: limits.requestsPerDay, ...day, code: QUOTA_REFUSAL_CODES.day },
+    {
+      name: "graphql-day",
+      limit: limits.graphqlQueriesPerDay,
+      ...day,
+      code: QUOTA_REFUSAL_CODES["graphql-day"],
+    },
   ];
 }
 

@@ -1,4 +1,5 @@
 import type { Driver, ManagedTransaction, Session } from "neo4j-driver";
+import { overriding, type TransactionConfig } from "../../src/neo4j/timed-driver.js";
 
 export interface RecordedQuery {
   text: string;
@@ -24,45 +25,24 @@ export function countingDriver(driver: Driver): {
   const record = (query: unknown, parameters: unknown) => {
     recorded.push({ text: asText(query), parameters: (parameters ?? {}) as Record<string, unknown> });
   };
-  const countingTx = (tx: ManagedTransaction): ManagedTransaction =>
-    new Proxy(tx, {
-      get(target, property, receiver) {
-        if (property === "run") {
-          return (...args: Parameters<ManagedTransaction["run"]>) => {
-            count++;
-            record(args[0], args[1]);
-            return target.run(...args);
-          };
-        }
-        return Reflect.get(target, property, receiver) as unknown;
-      },
-    });
+  const run =
+    (target: { run: Session["run"] }) =>
+    (...args: Parameters<Session["run"]>) => {
+      count++;
+      record(args[0], args[1]);
+      return target.run(...args);
+    };
+  const countingTx = (tx: ManagedTransaction): ManagedTransaction => overriding(tx, { run: run(tx) });
   const countingSession = (session: Session): Session =>
-    new Proxy(session, {
-      get(target, property, receiver) {
-        if (property === "executeRead" || property === "executeWrite") {
-          return <T>(work: (tx: ManagedTransaction) => Promise<T>, config?: object) =>
-            target[property]((tx) => work(countingTx(tx)), config);
-        }
-        if (property === "run") {
-          return (...args: Parameters<Session["run"]>) => {
-            count++;
-            record(args[0], args[1]);
-            return target.run(...args);
-          };
-        }
-        const value = Reflect.get(target, property, receiver) as unknown;
-        return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-      },
+    overriding(session, {
+      executeRead: <T>(work: (tx: ManagedTransaction) => Promise<T>, config?: TransactionConfig) =>
+        session.executeRead((tx) => work(countingTx(tx)), config),
+      executeWrite: <T>(work: (tx: ManagedTransaction) => Promise<T>, config?: TransactionConfig) =>
+        session.executeWrite((tx) => work(countingTx(tx)), config),
+      run: run(session),
     });
-  const proxy = new Proxy(driver, {
-    get(target, property, receiver) {
-      if (property === "session") {
-        return (...args: Parameters<Driver["session"]>) => countingSession(target.session(...args));
-      }
-      const value = Reflect.get(target, property, receiver) as unknown;
-      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
+  const proxy = overriding(driver, {
+    session: (...args: Parameters<Driver["session"]>) => countingSession(driver.session(...args)),
   });
   return {
     driver: proxy,
