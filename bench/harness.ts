@@ -95,11 +95,8 @@ export function freePort(): Promise<number> {
 }
 
 async function holdsDemoSize(driver: Driver, wanted: DemoDataSize): Promise<boolean> {
-  const { records } = await driver.executeQuery(
-    "MATCH (d:Decision) RETURN count(d) AS decisions, count(d.decidedAtSortKey) AS keyed",
-  );
-  const decisions = Number(records[0]?.get("decisions"));
-  return decisions === graphSizes[wanted].decisions && Number(records[0]?.get("keyed")) === decisions;
+  const { records } = await driver.executeQuery("MATCH (d:Decision) RETURN count(d) AS decisions");
+  return Number(records[0]?.get("decisions")) === graphSizes[wanted].decisions;
 }
 
 /**
@@ -112,7 +109,7 @@ async function chooseSubjects(driver: Driver): Promise<BenchSubjects> {
     "MATCH (t:Topic)<-[:ABOUT]-(d:Decision) WITH t, count(d) AS n ORDER BY n DESC, t.id SKIP 10 LIMIT 1 RETURN t.id AS id",
   );
   const date = await one(
-    "MATCH (d:Decision) WHERE d.decidedAt IS NOT NULL WITH d ORDER BY d.decidedAtSortKey DESC SKIP 1000 LIMIT 1 RETURN toString(date(d.decidedAt)) AS day",
+    "MATCH (d:Decision) WHERE d.decidedAt IS NOT NULL WITH d ORDER BY d.decidedAt DESC SKIP 1000 LIMIT 1 RETURN toString(date(d.decidedAt)) AS day",
   );
   const owner = await one(
     "MATCH (p:Person)-[:OWNS]->(f:Feature) WITH p, f.stage AS stage, count(*) AS n ORDER BY n DESC, p.id, stage LIMIT 1 RETURN p.id AS id, stage",

@@ -34,7 +34,12 @@ const REGRET_SCORE_MIN = 0.9;
 const EXECUTION_GAP_DAYS_MIN = 170;
 
 const FIRST_DECIDER = `CALL (d) { OPTIONAL MATCH (d)-[:DECIDED_BY]->(p:Person) RETURN p ORDER BY p.id LIMIT 1 }`;
-const NEWEST_FIRST = `sort: [{ decidedAtSortKey: DESC }, { id: ASC }]`;
+// Stock's generated `sort` puts nulls first in a descending order and cannot say "undated last":
+// it is asked for dated rows only, which gives the contract's answer wherever a page holds only
+// dated rows (the answers are compared before measuring).
+const DATED = `decidedAt: { gte: "0001-01-01T00:00:00Z" }`;
+const NEWEST_FIRST = `sort: [{ decidedAt: DESC }, { id: ASC }]`;
+const NEWEST_DATED = `where: { ${DATED} }, ${NEWEST_FIRST}`;
 const FIRST_BY_ID = `sort: [{ id: ASC }], limit: 1`;
 
 /** A root `decisions` question with one filter, for every contender. */
@@ -49,13 +54,14 @@ function decisionsWith(
       variables: {},
     },
     stock: {
-      query: `{ decisions(where: { ${filter.where} }, ${NEWEST_FIRST}, limit: 20) { id title ${filter.field} } }`,
+      query: `{ decisions(where: { ${filter.where}, ${DATED} }, ${NEWEST_FIRST}, limit: 20) {
+        id title ${filter.field} } }`,
       variables: {},
       singular: [],
     },
     cypher: `
-      MATCH (d:Decision) WHERE d.decidedAtSortKey IS NOT NULL AND ${filter.cypher}
-      WITH d ORDER BY d.decidedAtSortKey DESC, d.id LIMIT 20
+      MATCH (d:Decision) WHERE d.decidedAt IS NOT NULL AND ${filter.cypher}
+      WITH d ORDER BY d.decidedAt DESC, d.id LIMIT 20
       RETURN {decisions: collect(d {.id, .title, .${filter.field}})} AS data`,
   };
 }
@@ -71,7 +77,7 @@ export function questions({ topicId, since, ownerId, stage }: BenchSubjects): Qu
       },
       stock: {
         query: `query ($topicId: ID!) { topic: topics(where: { id: { eq: $topicId } }) { name
-          decisions(${NEWEST_FIRST}, limit: 20) {
+          decisions(${NEWEST_DATED}, limit: 20) {
             id title decidedAt decidedBy(${FIRST_BY_ID}) { name email } topic(${FIRST_BY_ID}) { name } } } }`,
         variables: { topicId },
         singular: ["topic", "decidedBy"],
@@ -80,7 +86,7 @@ export function questions({ topicId, since, ownerId, stage }: BenchSubjects): Qu
         MATCH (t:Topic {id: $topicId})
         CALL (t) {
           MATCH (t)<-[:ABOUT]-(d:Decision)
-          WITH DISTINCT d ORDER BY d.decidedAtSortKey DESC, d.id LIMIT 20
+          WITH DISTINCT d ORDER BY d.decidedAt IS NULL, d.decidedAt DESC, d.id LIMIT 20
           ${FIRST_DECIDER}
           CALL (d) { OPTIONAL MATCH (d)-[:ABOUT]->(x:Topic) RETURN x ORDER BY x.id LIMIT 1 }
           RETURN collect(d {.id, .title, .decidedAt, decidedBy: p {.name, .email}, topic: x {.name}}) AS decisions
@@ -94,14 +100,14 @@ export function questions({ topicId, since, ownerId, stage }: BenchSubjects): Qu
         variables: { since },
       },
       stock: {
-        query: `query ($since: DateTime) { decisions(where: { decidedAtSortKey: { gte: $since } },
+        query: `query ($since: DateTime) { decisions(where: { decidedAt: { gte: $since } },
           ${NEWEST_FIRST}, limit: 100) { id title decidedBy(${FIRST_BY_ID}) { name } } }`,
         variables: { since: `${since}T00:00:00Z` },
         singular: ["decidedBy"],
       },
       cypher: `
-        MATCH (d:Decision) WHERE d.decidedAtSortKey >= datetime({date: date($since), timezone: 'Z'})
-        WITH d ORDER BY d.decidedAtSortKey DESC, d.id LIMIT 100
+        MATCH (d:Decision) WHERE d.decidedAt >= datetime({date: date($since), timezone: 'Z'})
+        WITH d ORDER BY d.decidedAt DESC, d.id LIMIT 100
         ${FIRST_DECIDER}
         RETURN {decisions: collect(d {.id, .title, decidedBy: p {.name}})} AS data`,
     },
@@ -130,14 +136,14 @@ export function questions({ topicId, since, ownerId, stage }: BenchSubjects): Qu
         variables: { topicId },
       },
       stock: {
-        query: `query ($topicId: ID!) { decisions(where: { topic: { some: { id: { eq: $topicId } } } },
+        query: `query ($topicId: ID!) { decisions(where: { topic: { some: { id: { eq: $topicId } } }, ${DATED} },
           ${NEWEST_FIRST}, limit: 20) { id title decidedAt } }`,
         variables: { topicId },
         singular: [],
       },
       cypher: `
         MATCH (:Topic {id: $topicId})<-[:ABOUT]-(d:Decision)
-        WITH DISTINCT d ORDER BY d.decidedAtSortKey DESC, d.id LIMIT 20
+        WITH DISTINCT d ORDER BY d.decidedAt IS NULL, d.decidedAt DESC, d.id LIMIT 20
         RETURN {decisions: collect(d {.id, .title, .decidedAt})} AS data`,
     },
     {
@@ -170,14 +176,15 @@ export function questions({ topicId, since, ownerId, stage }: BenchSubjects): Qu
       },
       stock: {
         query: `query ($topicId: ID!) {
-          disagreements(where: { resolved: { eq: false }, topic: { some: { id: { eq: $topicId } } } },
-            sort: [{ raisedAtSortKey: DESC }, { id: ASC }], limit: 20) { id summary raisedAt } }`,
+          disagreements(where: { resolved: { eq: false }, topic: { some: { id: { eq: $topicId } } },
+            raisedAt: { gte: "0001-01-01T00:00:00Z" } }, sort: [{ raisedAt: DESC }, { id: ASC }], limit: 20) {
+            id summary raisedAt } }`,
         variables: { topicId },
         singular: [],
       },
       cypher: `
         MATCH (:Topic {id: $topicId})<-[:ABOUT]-(g:Disagreement) WHERE g.resolved = false
-        WITH DISTINCT g ORDER BY g.raisedAtSortKey DESC, g.id LIMIT 20
+        WITH DISTINCT g ORDER BY g.raisedAt IS NULL, g.raisedAt DESC, g.id LIMIT 20
         RETURN {disagreements: collect(g {.id, .summary, .raisedAt})} AS data`,
     },
     {
@@ -189,7 +196,7 @@ export function questions({ topicId, since, ownerId, stage }: BenchSubjects): Qu
       },
       stock: {
         query: `{ people(sort: [{ name: ASC }, { id: ASC }], limit: 20) { name
-          decisionsMade(${NEWEST_FIRST}, limit: 5) { title decidedAt }
+          decisionsMade(${NEWEST_DATED}, limit: 5) { title decidedAt }
           openCommitments: commitments(where: { status: { eq: OPEN } }, sort: [{ dueOn: ASC }, { id: ASC }],
             limit: 5) { description dueOn } } }`,
         variables: {},
@@ -200,7 +207,7 @@ export function questions({ topicId, since, ownerId, stage }: BenchSubjects): Qu
         WITH p ORDER BY p.name, p.id LIMIT 20
         CALL (p) {
           OPTIONAL MATCH (p)<-[:DECIDED_BY]-(d:Decision)
-          WITH DISTINCT d ORDER BY d.decidedAtSortKey DESC, d.id LIMIT 5
+          WITH DISTINCT d ORDER BY d.decidedAt IS NULL, d.decidedAt DESC, d.id LIMIT 5
           RETURN collect(d {.title, .decidedAt}) AS made
         }
         CALL (p) {
@@ -221,9 +228,10 @@ export function questions({ topicId, since, ownerId, stage }: BenchSubjects): Qu
       },
       stock: {
         query: `{ topics(sort: [{ name: ASC }, { id: ASC }], limit: 10) { name }
-          decisions(${NEWEST_FIRST}, limit: 10) { id title status }
+          decisions(${NEWEST_DATED}, limit: 10) { id title status }
           features(sort: [{ name: ASC }, { id: ASC }], limit: 10) { name stage }
-          disagreements(sort: [{ raisedAtSortKey: DESC }, { id: ASC }], limit: 10) { summary resolved }
+          disagreements(where: { raisedAt: { gte: "0001-01-01T00:00:00Z" } }, sort: [{ raisedAt: DESC }, { id: ASC }],
+            limit: 10) { summary resolved }
           customers(where: { health: { eq: AT_RISK } }, sort: [{ name: ASC }, { id: ASC }], limit: 10) {
             name health } }`,
         variables: {},
@@ -235,16 +243,16 @@ export function questions({ topicId, since, ownerId, stage }: BenchSubjects): Qu
           WITH t ORDER BY t.name, t.id LIMIT 10 RETURN collect(t {.name}) AS topics
         }
         CALL () {
-          MATCH (d:Decision) WHERE d.decidedAtSortKey IS NOT NULL
-          WITH d ORDER BY d.decidedAtSortKey DESC, d.id LIMIT 10 RETURN collect(d {.id, .title, .status}) AS decisions
+          MATCH (d:Decision) WHERE d.decidedAt IS NOT NULL
+          WITH d ORDER BY d.decidedAt DESC, d.id LIMIT 10 RETURN collect(d {.id, .title, .status}) AS decisions
         }
         CALL () {
           MATCH (f:Feature) WHERE f.name IS NOT NULL
           WITH f ORDER BY f.name, f.id LIMIT 10 RETURN collect(f {.name, .stage}) AS features
         }
         CALL () {
-          MATCH (g:Disagreement) WHERE g.raisedAtSortKey IS NOT NULL
-          WITH g ORDER BY g.raisedAtSortKey DESC, g.id LIMIT 10 RETURN collect(g {.summary, .resolved}) AS disagreements
+          MATCH (g:Disagreement) WHERE g.raisedAt IS NOT NULL
+          WITH g ORDER BY g.raisedAt DESC, g.id LIMIT 10 RETURN collect(g {.summary, .resolved}) AS disagreements
         }
         CALL () {
           MATCH (c:Customer) WHERE c.name IS NOT NULL AND c.health = 'AT_RISK'

@@ -2,17 +2,15 @@
 // return its entries in order, so `ORDER BY x DESC LIMIT n` over an indexed `x` reads n entries
 // instead of sorting the label.
 
-// decisions: newest `decidedAt` first, undated last, through the derived `decidedAtSortKey`
-// (03-sort-keys.cypher); `since` is a range on it; `status`, `regretScoreMin`,
-// `executionGapDaysMin` filter while it is read in order.
-CREATE INDEX decision_decided_at_sort_key IF NOT EXISTS FOR (n:Decision) ON (n.decidedAtSortKey);
+// decisions: newest `decidedAt` first, read in order from its index (undated decisions are not
+// in it: they come after, in `id` order, from the uniqueness constraint's index); `since` is a
+// range on it; `status`, `regretScoreMin`, `executionGapDaysMin` filter while it is read.
 CREATE INDEX decision_decided_at IF NOT EXISTS FOR (n:Decision) ON (n.decidedAt);
 CREATE INDEX decision_status IF NOT EXISTS FOR (n:Decision) ON (n.status);
 CREATE INDEX decision_regret_score IF NOT EXISTS FOR (n:Decision) ON (n.regretScore);
 CREATE INDEX decision_execution_gap_days IF NOT EXISTS FOR (n:Decision) ON (n.executionGapDays);
 
-// disagreements: newest `raisedAt` first, unraised last, through the derived `raisedAtSortKey`.
-CREATE INDEX disagreement_raised_at_sort_key IF NOT EXISTS FOR (n:Disagreement) ON (n.raisedAtSortKey);
+// disagreements: newest `raisedAt` first, read in order from its index; unraised ones last.
 CREATE INDEX disagreement_raised_at IF NOT EXISTS FOR (n:Disagreement) ON (n.raisedAt);
 CREATE INDEX disagreement_resolved IF NOT EXISTS FOR (n:Disagreement) ON (n.resolved);
 

@@ -18,7 +18,12 @@ const DASHBOARD = `query Dashboard($topicId: ID!) {
 }`;
 const TOO_DEEP = `{ topics { decisions { topic { decisions { topic { decisions { topic { decisions { id } } } } } } } } }`;
 const TOO_DEEP_MESSAGE = "Query nests 9 levels; the maximum is 8.";
-const PRICING_TITLES = ["Adopt usage-based pricing", "Hire a second SRE", "Consider annual plans"];
+const PRICING_TITLES = [
+  "Adopt usage-based pricing",
+  "Hire a second SRE",
+  "Trace every request",
+  "Consider annual plans",
+];
 
 describe("real GraphQL clients against the running service", function () {
   this.timeout(60_000);

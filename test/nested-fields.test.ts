@@ -17,7 +17,12 @@ describe("nested fields on the fixture graph", () => {
     );
     expect(status).to.equal(200);
     expect(counter.queries()).to.equal(1);
-    expect(body.data.topic.decisions.map((d: { id: string }) => d.id)).to.deep.equal(["d1", "d2", "d4"]);
+    expect(body.data.topic.decisions.map((d: { id: string }) => d.id)).to.deep.equal([
+      "d1",
+      "d2",
+      "d8",
+      "d4",
+    ]);
   });
 
   it("runs one Cypher query per root field, however deep its selection", async () => {
@@ -45,9 +50,10 @@ describe("nested fields on the fixture graph", () => {
 
   it("returns the lowest id when a single-valued link has several targets", async () => {
     const { body } = await service.graphql(
-      '{ decision(id: "d2") { decidedBy { id } } people(limit: 1) { openCommitments { id decision { id } } } }',
+      '{ decision(id: "d2") { decidedBy { id } } d8: decision(id: "d8") { topic { id } } people(limit: 1) { openCommitments { id decision { id } } } }',
     );
     expect(body.data.decision.decidedBy).to.deep.equal({ id: "p2" });
+    expect(body.data.d8.topic).to.deep.equal({ id: "t1" });
     expect(body.data.people[0].openCommitments).to.deep.include({ id: "m4", decision: { id: "d2" } });
   });
 
@@ -89,8 +95,12 @@ describe("nested fields on the fixture graph", () => {
       '{ topic(id: "t2") { decisions { id } disagreements { id topic { id } } } customers { id requestedFeatures { id owner { id } } } }',
     );
     expect(body.data.topic).to.deep.equal({
-      decisions: [{ id: "d6" }, { id: "d3" }],
-      disagreements: [{ id: "g3", topic: { id: "t2" } }],
+      // d6 and d9 share an instant (Z and Europe/Paris): id breaks the tie.
+      decisions: [{ id: "d6" }, { id: "d9" }, { id: "d3" }],
+      disagreements: [
+        { id: "g4", topic: { id: "t2" } },
+        { id: "g3", topic: { id: "t2" } },
+      ],
     });
     expect(body.data.customers).to.deep.equal([
       {
@@ -102,6 +112,33 @@ describe("nested fields on the fixture graph", () => {
       },
       { id: "c3", requestedFeatures: [] },
       { id: "c1", requestedFeatures: [{ id: "f1", owner: { id: "p1" } }] },
+    ]);
+  });
+
+  it("orders every nested list exactly as its root list with the parent filter", async () => {
+    for (const topic of ["t1", "t2", "t3"]) {
+      const { body } = await service.graphql(
+        `{ topic(id: "${topic}") { decisions { id } disagreements { id } } decisions(topicId: "${topic}") { id } disagreements(topicId: "${topic}") { id } }`,
+      );
+      expect(body.data.topic.decisions, topic).to.deep.equal(body.data.decisions);
+      expect(body.data.topic.disagreements, topic).to.deep.equal(body.data.disagreements);
+    }
+    const { body } = await service.graphql("{ people { id decisionsMade { id decidedBy { id } } } }");
+    expect(body.data.people.map((p: { decisionsMade: unknown[] }) => p.decisionsMade)).to.deep.equal([
+      [
+        { id: "d1", decidedBy: { id: "p1" } },
+        { id: "d6", decidedBy: { id: "p1" } },
+        { id: "d3", decidedBy: { id: "p1" } },
+        { id: "d7", decidedBy: { id: "p1" } },
+      ],
+      [
+        { id: "d2", decidedBy: { id: "p2" } },
+        { id: "d4", decidedBy: { id: "p3" } },
+      ],
+      [
+        { id: "d9", decidedBy: { id: "p2" } },
+        { id: "d2", decidedBy: { id: "p2" } },
+      ],
     ]);
   });
 

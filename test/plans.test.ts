@@ -16,12 +16,25 @@ const details = (plan: PlanNode) => {
   return typeof value === "string" ? value : "";
 };
 
-/** Index reads over a whole label that reach `plan` without a limit or an ordered top between. */
+/**
+ * Index reads over a whole label that reach `plan` without a limit or an ordered top between. A
+ * range closed on both sides (the newest-first lists' ±1 s around the page's last instant) reads
+ * only what lies in it.
+ */
 const unboundedLabelReads = (plan: PlanNode): PlanNode[] => {
   if (/^(Limit|PartialTop|Top)$/.test(operator(plan))) return [];
+  if (operator(plan) === "NodeIndexSeekByRange" && / >= .+ AND .+ <= /.test(details(plan))) return [];
   if (/^NodeIndex(SeekByRange|Scan)$/.test(operator(plan))) return [plan];
   return plan.children.flatMap(unboundedLabelReads);
 };
+
+/** PROFILE of the one Cypher query a GraphQL request sent: operators with the rows each produced. */
+async function profile(query: { text: string; parameters: Record<string, unknown> }) {
+  const { summary } = await testDriver().executeQuery(`PROFILE ${query.text}`, query.parameters, {
+    database: testDatabase,
+  });
+  return walk(summary.profile as unknown as PlanNode) as (PlanNode & { rows: number })[];
+}
 
 /** Every subset of a field's filters, as GraphQL arguments. */
 function combinations(filters: Record<string, string>): string[] {
@@ -92,13 +105,10 @@ describe("query plans of the root list fields (EXPLAIN)", () => {
         // With a parent filter, the branch reading the whole label is guarded off: PROFILE
         // counts the rows each operator produced (a count, not a time).
         if (args.split(", ").some((arg) => PARENT_FILTERS.has(arg.split(":")[0] ?? ""))) {
-          const profiled = await testDriver().executeQuery(`PROFILE ${query.text}`, query.parameters, {
-            database: testDatabase,
-          });
-          const labelReads = walk(profiled.summary.profile as unknown as PlanNode).filter((node) =>
+          const labelReads = (await profile(query)).filter((node) =>
             /^NodeIndex(SeekByRange|Scan)$/.test(operator(node)),
           );
-          const rows = labelReads.map((node) => (node as PlanNode & { rows: number }).rows);
+          const rows = labelReads.map((node) => node.rows);
           expect(rows, `${selection} reads the label`).to.satisfy((counts: number[]) =>
             counts.every((n) => n === 0),
           );
@@ -111,6 +121,29 @@ describe("query plans of the root list fields (EXPLAIN)", () => {
           expect(unbounded, `${selection} sorts a label:\n${described}`).to.deep.equal([]);
         }
       }
+    });
+  }
+
+  // Issue 12: the `id` index walk for undated rows runs only when the dated rows left the page
+  // short. The fixture has 8 dated decisions and 3 dated disagreements.
+  for (const [selection, undatedRead] of [
+    ["decisions(limit: 8)", false],
+    ["decisions(limit: 9)", true],
+    ['decisions(limit: 2, since: "2025-01-01")', false],
+    ["disagreements(limit: 3)", false],
+    ["disagreements(limit: 4)", true],
+  ] as const) {
+    it(`${undatedRead ? "reads" : "does not read"} undated rows for ${selection}`, async () => {
+      counter.reset();
+      const { body } = await service.graphql(`{ ${selection} { id } }`);
+      expect(body.errors).to.equal(undefined);
+      const [query] = counter.recorded();
+      if (query === undefined) throw new Error("no Cypher recorded");
+      const idScans = (await profile(query)).filter(
+        (node) => operator(node) === "NodeIndexScan" && /\(id\)/.test(details(node)),
+      );
+      expect(idScans, "one id index read in the plan").to.have.length(1);
+      expect(idScans[0]?.rows === 0, `${selection}: id index rows`).to.equal(!undatedRead);
     });
   }
 });

@@ -7,10 +7,9 @@ const BATCH_SIZE = 5_000;
 /**
  * One `UNWIND` statement per label: it creates the batch's nodes and their links to nodes loaded
  * before (people, topics and customers first). `CALL (…) { … }` keeps a row whose optional link
- * is null from being dropped.
+ * is null from being dropped. Exactly the properties of contract §8, as an ingest job writes
+ * them: nothing derived, so the demo graph proves nothing the organisation's graph would not.
  */
-/** The sort key of a row without a timestamp (cypher/03-sort-keys.cypher): before every date. */
-const NO_TIMESTAMP_SORT_KEY = "datetime('0001-01-01T00:00:00Z')";
 
 const STATEMENTS = {
   people: `UNWIND $rows AS row CREATE (:Person {id: row.id, name: row.name, email: row.email, team: row.team})`,
@@ -19,7 +18,6 @@ const STATEMENTS = {
   decisions: `
     UNWIND $rows AS row
     CREATE (d:Decision {id: row.id, title: row.title, status: row.status, decidedAt: datetime(row.decidedAt),
-                        decidedAtSortKey: coalesce(datetime(row.decidedAt), ${NO_TIMESTAMP_SORT_KEY}),
                         regretScore: row.regretScore, executionGapDays: row.executionGapDays})
     WITH d, row
     CALL (d, row) { MATCH (p:Person {id: row.decidedBy}) CREATE (d)-[:DECIDED_BY]->(p) }
@@ -34,8 +32,7 @@ const STATEMENTS = {
   disagreements: `
     UNWIND $rows AS row
     CREATE (g:Disagreement {id: row.id, summary: row.summary, resolved: row.resolved,
-                            raisedAt: datetime(row.raisedAt), resolvedAt: datetime(row.resolvedAt),
-                            raisedAtSortKey: coalesce(datetime(row.raisedAt), ${NO_TIMESTAMP_SORT_KEY})})
+                            raisedAt: datetime(row.raisedAt), resolvedAt: datetime(row.resolvedAt)})
     WITH g, row
     CALL (g, row) { MATCH (t:Topic {id: row.topic}) CREATE (g)-[:ABOUT]->(t) }
     CALL (g, row) { UNWIND row.participants AS personId MATCH (p:Person {id: personId}) CREATE (p)-[:PARTICIPATED_IN]->(g) }`,

@@ -4,6 +4,7 @@ import { Neo4jGraphQL } from "@neo4j/graphql";
 import { execute, parse, type GraphQLSchema } from "graphql";
 import type { Driver } from "neo4j-driver";
 import { projectRoot } from "../project-root.js";
+import { StrictDate } from "./strict-date.js";
 
 export const typeDefsDir = join(projectRoot, "typeDefs");
 
@@ -24,7 +25,12 @@ export async function buildSchema(
   /** More SDL next to `typeDefs/` (tests add a field that sleeps, to reach the query timeout). */
   extraTypeDefs: string[] = [],
 ): Promise<GraphQLSchema> {
-  const neoSchema = new Neo4jGraphQL({ typeDefs: [...(await readTypeDefs()), ...extraTypeDefs], driver });
+  const neoSchema = new Neo4jGraphQL({
+    typeDefs: [...(await readTypeDefs()), ...extraTypeDefs],
+    driver,
+    // The library's own Date accepts whatever JavaScript's Date parses (contract §3 is stricter).
+    resolvers: { Date: StrictDate },
+  });
   await neoSchema.checkNeo4jCompat({ sessionConfig: { database } });
   const schema = await neoSchema.getSchema();
   await warmUp(schema, database);

@@ -20,14 +20,14 @@ export function splitStatements(source: string): string[] {
 }
 
 /**
- * Applies every `cypher/*.cypher` file in name order (each statement is `IF NOT EXISTS`, so this
- * is idempotent, and the sort-key backfill only touches stale nodes) and waits until the indexes
- * are online.
+ * Applies every `cypher/*.cypher` file in name order (constraints and indexes only, each
+ * `IF NOT EXISTS`, so this is idempotent and never touches the domain data) and waits until the
+ * indexes are online.
  */
 export async function applySchemaFiles(driver: Driver, database: string): Promise<number> {
   const files = (await readdir(cypherDir)).filter((name) => name.endsWith(".cypher")).sort();
   let applied = 0;
-  // Auto-commit transactions: the sort-key backfill commits in batches (`IN TRANSACTIONS`).
+  // Schema commands run as auto-commit transactions, one per statement.
   const session = driver.session({ database });
   try {
     for (const file of files) {
@@ -35,7 +35,6 @@ export async function applySchemaFiles(driver: Driver, database: string): Promis
         await session.run(statement);
         applied++;
       }
-      // The backfill reads in index order only once the indexes are online.
       await session.run("CALL db.awaitIndexes(600)");
     }
   } finally {

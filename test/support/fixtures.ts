@@ -1,13 +1,22 @@
-import { applySchemaFiles } from "../../src/neo4j/apply-cypher.js";
 import { deleteDomainData } from "../../src/demo-data/load.js";
 import { testDatabase, testDriver } from "./test-neo4j.js";
 
 /**
- * A small graph whose every answer is known. It holds the edge cases of contract §7: a
- * `decidedAt` exactly at 00:00 UTC and one a millisecond before, equal timestamps (id
- * tie-break), nulls in every nullable sort key and filter, a value stored with an offset, finer
- * than millisecond precision, duplicate relationships, single links with several targets, and
- * names whose code-point and UTF-16 orders differ.
+ * A small graph whose every answer is known, written the way the other team's ingest job writes
+ * the organisation's graph: plain Cypher with exactly the labels, properties and relationships of
+ * contract §8 — nothing derived, no helper property, never through `src/demo-data`. It holds the
+ * edge cases of contract §7:
+ *
+ * - `decidedAt` exactly at 00:00 UTC and a millisecond before; `d8` at that same instant written
+ *   as `19:00-05:00` the day before (Neo4j orders a negative offset below `Z` at one instant);
+ *   `d10` at 23:59:59.999 UTC written as 01:59:59.999+02:00 the next day;
+ * - equal instants in different zones (`d6` in `Z`, `d9` in `[Europe/Paris]`; `d2` and `d8`;
+ *   `g1` and `g4`): ties break by id, whatever the zone; `d10` sorts before `d2` as a string;
+ * - nulls in every nullable sort key and filter (`decidedAt`, `raisedAt`, `dueOn`, `regretScore`,
+ *   `executionGapDays`, `team`, `email`), finer than millisecond precision;
+ * - duplicate relationships (`d7`→`p1`, `p1`→`g1`, `c2`→`f1`) and single-valued links with several
+ *   targets (`d2` decided by `p3` and `p2`, `d8` about `t3` and `t1`, `m4` following `d3` and `d2`);
+ * - names whose code-point and UTF-16 orders differ.
  */
 const FIXTURE = `
 CREATE (p1:Person {id: 'p1', name: 'Ada Lovelace', email: 'ada@example.com', team: 'Platform'})
@@ -30,6 +39,12 @@ CREATE (d5:Decision {id: 'd5', title: 'Adopt OpenTelemetry', status: 'DECIDED',
 CREATE (d6:Decision {id: 'd6', title: 'Replace the hiring pipeline', status: 'SUPERSEDED',
                      decidedAt: datetime('2025-03-31T14:05:00.123Z')})
 CREATE (d7:Decision {id: 'd7', title: 'Undated decision', status: 'DECIDED'})
+CREATE (d8:Decision {id: 'd8', title: 'Trace every request', status: 'DECIDED',
+                     decidedAt: datetime('2025-03-30T19:00:00-05:00'), regretScore: 0.2})
+CREATE (d9:Decision {id: 'd9', title: 'Open a Paris office', status: 'EXECUTED',
+                     decidedAt: datetime('2025-03-31T16:05:00.123[Europe/Paris]'), executionGapDays: 10})
+CREATE (d10:Decision {id: 'd10', title: 'Price in euros', status: 'DECIDED',
+                      decidedAt: datetime('2025-04-01T01:59:59.999+02:00')})
 
 CREATE (d1)-[:DECIDED_BY]->(p1), (d1)-[:ABOUT]->(t1)
 CREATE (d2)-[:DECIDED_BY]->(p3), (d2)-[:DECIDED_BY]->(p2), (d2)-[:ABOUT]->(t1)
@@ -38,13 +53,17 @@ CREATE (d4)-[:DECIDED_BY]->(p3), (d4)-[:ABOUT]->(t1)
 CREATE (d5)-[:ABOUT]->(t3)
 CREATE (d6)-[:DECIDED_BY]->(p1), (d6)-[:ABOUT]->(t2)
 CREATE (d7)-[:DECIDED_BY]->(p1), (d7)-[:DECIDED_BY]->(p1)
+CREATE (d8)-[:ABOUT]->(t3), (d8)-[:ABOUT]->(t1)
+CREATE (d9)-[:DECIDED_BY]->(p2), (d9)-[:ABOUT]->(t2)
 
 CREATE (g1:Disagreement {id: 'g1', summary: 'Per-seat or usage-based?', resolved: false,
                          raisedAt: datetime('2025-01-01T00:00:00Z')})
 CREATE (g2:Disagreement {id: 'g2', summary: 'Monthly or annual billing?', resolved: true,
                          raisedAt: datetime('2025-02-01T09:30:00Z'), resolvedAt: datetime('2025-02-10T17:00:00Z')})
 CREATE (g3:Disagreement {id: 'g3', summary: 'Remote-first hiring?', resolved: false})
-CREATE (g1)-[:ABOUT]->(t1), (g2)-[:ABOUT]->(t1), (g3)-[:ABOUT]->(t2)
+CREATE (g4:Disagreement {id: 'g4', summary: 'Hire in Paris?', resolved: false,
+                         raisedAt: datetime('2025-01-01T01:00:00+01:00')})
+CREATE (g1)-[:ABOUT]->(t1), (g2)-[:ABOUT]->(t1), (g3)-[:ABOUT]->(t2), (g4)-[:ABOUT]->(t2)
 CREATE (p2)-[:PARTICIPATED_IN]->(g1), (p1)-[:PARTICIPATED_IN]->(g1), (p1)-[:PARTICIPATED_IN]->(g1)
 CREATE (p3)-[:PARTICIPATED_IN]->(g2)
 
@@ -69,10 +88,22 @@ CREATE (p1)-[:COMMITTED_TO]->(m1), (p1)-[:COMMITTED_TO]->(m2), (p1)-[:COMMITTED_
 CREATE (m1)-[:FOLLOWS_FROM]->(d1), (m4)-[:FOLLOWS_FROM]->(d3), (m4)-[:FOLLOWS_FROM]->(d2)
 `;
 
-/** Replaces the suite database's domain data with the fixture graph. */
+/**
+ * The fixture's decisions in contract §7's order: newest instant first (whatever the zone it was
+ * written in), ties by id, undated last by id.
+ */
+export const DECISIONS_IN_ORDER = ["d5", "d10", "d1", "d6", "d9", "d2", "d8", "d3", "d4", "d7"];
+
+/**
+ * Replaces the suite database's domain data with the fixture graph. The constraints and indexes
+ * of `cypher/` are already there (root hooks), as the ingest side's are; nothing else is applied.
+ */
 export async function loadFixtures(): Promise<void> {
   await deleteDomainData(testDriver(), testDatabase);
-  await testDriver().executeQuery(FIXTURE, {}, { database: testDatabase });
-  // The derived sort keys, as the ingest side's writes leave them (cypher/03-sort-keys.cypher).
-  await applySchemaFiles(testDriver(), testDatabase);
+  await ingest(FIXTURE);
+}
+
+/** Writes to the suite database as the ingest job would: one plain Cypher statement. */
+export async function ingest(cypher: string, parameters: Record<string, unknown> = {}): Promise<void> {
+  await testDriver().executeQuery(cypher, parameters, { database: testDatabase });
 }

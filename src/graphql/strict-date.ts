@@ -1,0 +1,77 @@
+import { GraphQLError, GraphQLScalarType, Kind } from "graphql";
+import neo4j, { isDate, type Date as Neo4jDate } from "neo4j-driver";
+
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Days in a month of the proleptic Gregorian calendar (ISO 8601's, and Neo4j's `DATE`'s). */
+function daysIn(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/** The value as a message shows it: quoted and escaped (a raw control character stays visible), and short. */
+function shown(value: string): string {
+  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+}
+
+/**
+ * Why `value` is not a contract `Date` (§3: `YYYY-MM-DD` naming a real calendar day; no spaces,
+ * no time part, no `2024-02-30`), or `undefined` when it is one.
+ */
+export function dateProblem(value: string): string | undefined {
+  const match = CALENDAR_DATE.exec(value);
+  if (match === null)
+    return `Date ${shown(value)} is not of the form YYYY-MM-DD (a calendar date: no spaces, no time part).`;
+  const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
+  if (month < 1 || month > 12)
+    return `Date ${shown(value)} names no calendar day: there is no month ${month}.`;
+  const days = daysIn(year, month);
+  if (day < 1 || day > days)
+    return `Date ${shown(value)} names no calendar day: ${MONTHS[month - 1] ?? ""} ${match[1] ?? ""} has ${days} days.`;
+  return undefined;
+}
+
+function parseDate(value: unknown): Neo4jDate<number> {
+  if (typeof value !== "string")
+    throw new GraphQLError(`Date must be a string of the form YYYY-MM-DD; got ${JSON.stringify(value)}.`);
+  const problem = dateProblem(value);
+  if (problem !== undefined) throw new GraphQLError(problem);
+  const [year, month, day] = value.split("-").map(Number) as [number, number, number];
+  return new neo4j.types.Date(year, month, day);
+}
+
+/**
+ * The `Date` scalar, stricter than the library's (which reads any string JavaScript's `Date`
+ * accepts, so `2024-02-30` became March 1st and `" 2025-03-31"` passed). Literals and variables
+ * are checked alike; the error names the value's problem and answers 422 `validation_failed`.
+ * Values from Neo4j (`DATE`) are written as `YYYY-MM-DD`.
+ */
+export const StrictDate = new GraphQLScalarType<Neo4jDate<number>, string>({
+  name: "Date",
+  description: "A date, represented as a 'yyyy-mm-dd' string",
+  serialize(value) {
+    if (isDate(value)) return value.toString();
+    if (typeof value === "string" && dateProblem(value) === undefined) return value;
+    throw new GraphQLError(`Date cannot represent value: ${String(value)}`);
+  },
+  parseValue: parseDate,
+  parseLiteral(ast) {
+    if (ast.kind !== Kind.STRING)
+      throw new GraphQLError("Date must be a string of the form YYYY-MM-DD.", { nodes: ast });
+    return parseDate(ast.value);
+  },
+});
