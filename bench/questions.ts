@@ -34,9 +34,11 @@ const REGRET_SCORE_MIN = 0.9;
 const EXECUTION_GAP_DAYS_MIN = 170;
 
 const FIRST_DECIDER = `CALL (d) { OPTIONAL MATCH (d)-[:DECIDED_BY]->(p:Person) RETURN p ORDER BY p.id LIMIT 1 }`;
-// Stock's generated `sort` puts nulls first in a descending order and cannot say "undated last":
-// it is asked for dated rows only, which gives the contract's answer wherever a page holds only
-// dated rows (the answers are compared before measuring).
+// Stock's generated `sort` puts nulls first in a descending order. Its root lists are asked for
+// dated rows only, which gives the contract's answer wherever a page holds only dated rows (the
+// answers are compared before measuring) and lets it read the `decidedAt` index; a person's few
+// decisions are sorted on its computed `undated` field first, which a label-wide list could not
+// afford.
 const DATED = `decidedAt: { gte: "0001-01-01T00:00:00Z" }`;
 const NEWEST_FIRST = `sort: [{ decidedAt: DESC }, { id: ASC }]`;
 const NEWEST_DATED = `where: { ${DATED} }, ${NEWEST_FIRST}`;
@@ -196,7 +198,7 @@ export function questions({ topicId, since, ownerId, stage }: BenchSubjects): Qu
       },
       stock: {
         query: `{ people(sort: [{ name: ASC }, { id: ASC }], limit: 20) { name
-          decisionsMade(${NEWEST_DATED}, limit: 5) { title decidedAt }
+          decisionsMade(sort: [{ undated: ASC }, { decidedAt: DESC }, { id: ASC }], limit: 5) { title decidedAt }
           openCommitments: commitments(where: { status: { eq: OPEN } }, sort: [{ dueOn: ASC }, { id: ASC }],
             limit: 5) { description dueOn } } }`,
         variables: {},

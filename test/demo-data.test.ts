@@ -85,6 +85,43 @@ describe("demo data", () => {
       expect(await isDomainEmpty(testDriver(), testDatabase)).to.equal(false);
     });
 
+    it("writes exactly the labels, properties and relationships of contract §8, as an ingest job", async () => {
+      const { records } = await testDriver().executeQuery(
+        `MATCH (n) WHERE NOT n:ApiKey UNWIND keys(n) AS key
+         RETURN labels(n) AS labels, collect(DISTINCT key) AS keys ORDER BY labels[0]`,
+        {},
+        { database: testDatabase },
+      );
+      const written = Object.fromEntries(
+        records.map((r) => [(r.get("labels") as string[]).join(":"), (r.get("keys") as string[]).sort()]),
+      );
+      expect(written).to.deep.equal({
+        Commitment: ["description", "dueOn", "id", "status"],
+        Customer: ["health", "id", "name"],
+        Decision: ["decidedAt", "executionGapDays", "id", "regretScore", "status", "title"],
+        Disagreement: ["id", "raisedAt", "resolved", "resolvedAt", "summary"],
+        Feature: ["id", "name", "shipped", "shippedOn", "stage", "team"],
+        Person: ["email", "id", "name", "team"],
+        Topic: ["canonicalAnswer", "id", "name"],
+      });
+      const relationships = await testDriver().executeQuery(
+        `MATCH (a)-[r]->(b) WHERE NOT a:ApiKey
+         RETURN DISTINCT labels(a)[0] + ' ' + type(r) + ' ' + labels(b)[0] AS link ORDER BY link`,
+        {},
+        { database: testDatabase },
+      );
+      expect(relationships.records.map((r) => r.get("link") as string)).to.deep.equal([
+        "Commitment FOLLOWS_FROM Decision",
+        "Customer REQUESTED Feature",
+        "Decision ABOUT Topic",
+        "Decision DECIDED_BY Person",
+        "Disagreement ABOUT Topic",
+        "Person COMMITTED_TO Commitment",
+        "Person OWNS Feature",
+        "Person PARTICIPATED_IN Disagreement",
+      ]);
+    });
+
     it("answers the dashboard query through the service", async () => {
       const { status, body } = await service.graphql(
         "{ topics(limit: 3) { name decisions(limit: 5) { id title decidedAt decidedBy { name email } topic { name } } } }",
