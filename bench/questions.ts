@@ -16,7 +16,11 @@ export interface Question {
    * `limit: 1`; `singular` names those fields, and the comparison takes their first element.
    */
   stock: GraphQLRequest & { singular: string[] };
-  /** Hand-written Cypher for raw-driver and http-driver: one row, column `data`. */
+  /**
+   * Hand-written Cypher for raw-driver and http-driver: one row, column `data`. Written as a
+   * developer who knows the demo data holds UTC instants only would write it (plain
+   * `ORDER BY decidedAt DESC`), which gives the contract's order on that data.
+   */
   cypher: string;
 }
 

@@ -125,10 +125,10 @@ describe("query plans of the root list fields (EXPLAIN)", () => {
   }
 
   // Issue 12: the `id` index walk for undated rows runs only when the dated rows left the page
-  // short. The fixture has 8 dated decisions and 3 dated disagreements.
+  // short. The fixture has 9 dated decisions and 3 dated disagreements.
   for (const [selection, undatedRead] of [
-    ["decisions(limit: 8)", false],
-    ["decisions(limit: 9)", true],
+    ["decisions(limit: 9)", false],
+    ["decisions(limit: 10)", true],
     ['decisions(limit: 2, since: "2025-01-01")', false],
     ["disagreements(limit: 3)", false],
     ["disagreements(limit: 4)", true],

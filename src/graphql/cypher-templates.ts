@@ -28,6 +28,9 @@ export function orderBy(v: string, order: ListOrder): string {
   return `${on} IS NULL, ${on}, ${v}.id`;
 }
 
+/** The earliest `DATETIME` Neo4j can hold: every stored instant is at or after it. */
+const EARLIEST_INSTANT = "datetime('-999999999-01-01T00:00:00+18:00')";
+
 /** The page size: the request pipeline has refused a `limit` outside 1..100; `null` means 20. */
 const LIMIT = "toInteger(coalesce($limit, 20))";
 
@@ -107,7 +110,7 @@ export function newestFirstRootList(list: RootList, property: string, sinceArgum
   const from =
     since === undefined
       ? `${at} IS NOT NULL`
-      : `${at} >= CASE WHEN $${sinceArgument} IS NULL THEN datetime('-999999999-01-01T00:00:00Z') ELSE ${since} - duration('PT1S') END`;
+      : `${at} >= CASE WHEN $${sinceArgument} IS NULL THEN ${EARLIEST_INSTANT} ELSE ${since} - duration('PT1S') END`;
   const labelReads = [
     "CALL () {",
     ...indent([

@@ -18,7 +18,7 @@ import type { ErrorCode } from "../errors/catalogue.js";
 
 export const LIMIT_MIN = 1;
 export const LIMIT_MAX = 100;
-/** The value of an absent or null `limit` (the typeDefs' default; their Cypher clamps to it too). */
+/** The value of an absent or null `limit` (the typeDefs' default; their Cypher reads `null` as it). */
 export const LIMIT_DEFAULT = 20;
 
 /**

@@ -28,6 +28,12 @@ function shown(value: string): string {
   return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
 }
 
+/** A variable's JSON value as a message shows it, cut to a few dozen characters. */
+function shownJson(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
 /**
  * Why `value` is not a contract `Date` (§3: `YYYY-MM-DD` naming a real calendar day; no spaces,
  * no time part, no `2024-02-30`), or `undefined` when it is one.
@@ -47,7 +53,7 @@ export function dateProblem(value: string): string | undefined {
 
 function parseDate(value: unknown): Neo4jDate<number> {
   if (typeof value !== "string")
-    throw new GraphQLError(`Date must be a string of the form YYYY-MM-DD; got ${JSON.stringify(value)}.`);
+    throw new GraphQLError(`Date must be a string of the form YYYY-MM-DD; got ${shownJson(value)}.`);
   const problem = dateProblem(value);
   if (problem !== undefined) throw new GraphQLError(problem);
   const [year, month, day] = value.split("-").map(Number) as [number, number, number];

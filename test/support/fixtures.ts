@@ -12,6 +12,7 @@ import { testDatabase, testDriver } from "./test-neo4j.js";
  *   `d10` at 23:59:59.999 UTC written as 01:59:59.999+02:00 the next day;
  * - equal instants in different zones (`d6` in `Z`, `d9` in `[Europe/Paris]`; `d2` and `d8`;
  *   `g1` and `g4`): ties break by id, whatever the zone; `d10` sorts before `d2` as a string;
+ * - two instants within one second, the newer with the higher id (`d66` after `d1`'s second);
  * - nulls in every nullable sort key and filter (`decidedAt`, `raisedAt`, `dueOn`, `regretScore`,
  *   `executionGapDays`, `team`, `email`), finer than millisecond precision;
  * - duplicate relationships (`d7`→`p1`, `p1`→`g1`, `c2`→`f1`) and single-valued links with several
@@ -45,6 +46,8 @@ CREATE (d9:Decision {id: 'd9', title: 'Open a Paris office', status: 'EXECUTED',
                      decidedAt: datetime('2025-03-31T16:05:00.123[Europe/Paris]'), executionGapDays: 10})
 CREATE (d10:Decision {id: 'd10', title: 'Price in euros', status: 'DECIDED',
                       decidedAt: datetime('2025-04-01T01:59:59.999+02:00')})
+CREATE (:Decision {id: 'd66', title: 'Retire the old pricing page', status: 'SUPERSEDED',
+                   decidedAt: datetime('2025-03-31T14:05:00.9Z')})
 
 CREATE (d1)-[:DECIDED_BY]->(p1), (d1)-[:ABOUT]->(t1)
 CREATE (d2)-[:DECIDED_BY]->(p3), (d2)-[:DECIDED_BY]->(p2), (d2)-[:ABOUT]->(t1)
@@ -92,7 +95,7 @@ CREATE (m1)-[:FOLLOWS_FROM]->(d1), (m4)-[:FOLLOWS_FROM]->(d3), (m4)-[:FOLLOWS_FR
  * The fixture's decisions in contract §7's order: newest instant first (whatever the zone it was
  * written in), ties by id, undated last by id.
  */
-export const DECISIONS_IN_ORDER = ["d5", "d10", "d1", "d6", "d9", "d2", "d8", "d3", "d4", "d7"];
+export const DECISIONS_IN_ORDER = ["d5", "d10", "d66", "d1", "d6", "d9", "d2", "d8", "d3", "d4", "d7"];
 
 /**
  * Replaces the suite database's domain data with the fixture graph. The constraints and indexes
