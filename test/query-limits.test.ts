@@ -108,6 +108,22 @@ describe("query limits (contract §5)", () => {
       await expectRefused(withFragments(11), "query_too_wide", /selects 51 fields/);
     });
 
+    it("refuses fragments that each spread the next one twice, 45 levels deep, in one pass", async () => {
+      // Each fragment is counted once: re-walking them at every spread took 2^45 steps, and the
+      // event loop, every other request and /healthz with it, for minutes.
+      const fragments = Array.from(
+        { length: 45 },
+        (_, i) => `fragment F${i} on Topic { ...F${i + 1} ...F${i + 1} }`,
+      );
+      const document = `{ topics(limit: 1) { ...F0 } } ${fragments.join(" ")} fragment F45 on Topic { id }`;
+      expect(document.length).to.be.below(10_000);
+      await expectRefused(
+        document,
+        "query_too_wide",
+        /^A selection set selects 35,184,372,088,832 fields \(fragments included\); the maximum is 50\.$/,
+      );
+    });
+
     it("accepts 30 aliases and refuses 31", async () => {
       const aliased = (n: number) =>
         `{ ${Array.from({ length: n }, (_, i) => `a${i}: topic(id: "t1") { id }`).join(" ")} }`;

@@ -65,22 +65,31 @@ const armorRules = new ApolloArmor({
  * At most 50 field selections in any one selection set, counting every occurrence (`id id` is 2)
  * with fragments inlined where they are spread (contract §5). Every selection set of the
  * document is measured, so a fragment's own sets count too; the first one over is reported.
+ * Each fragment's count is computed once and remembered: re-walking a fragment at every spread
+ * made a document of fragments that each spread the next one twice cost 2^depth.
  */
 export const MaxFieldsPerSelectionSetRule: ValidationRule = (context) => {
   const fragments = new Map<string, FragmentDefinitionNode>();
-  const countFields = (selectionSet: SelectionSetNode, spread: ReadonlySet<string>): number => {
+  const fragmentCounts = new Map<string, number>();
+  const counting = new Set<string>();
+  const countFragment = (name: string): number => {
+    const known = fragmentCounts.get(name);
+    if (known !== undefined) return known;
+    const fragment = fragments.get(name);
+    // Unknown fragments and cycles are other rules' to report; a cycle's fields count once.
+    if (fragment === undefined || counting.has(name)) return 0;
+    counting.add(name);
+    const count = countFields(fragment.selectionSet);
+    counting.delete(name);
+    fragmentCounts.set(name, count);
+    return count;
+  };
+  const countFields = (selectionSet: SelectionSetNode): number => {
     let count = 0;
     for (const selection of selectionSet.selections) {
       if (selection.kind === Kind.FIELD) count += 1;
-      else if (selection.kind === Kind.INLINE_FRAGMENT) count += countFields(selection.selectionSet, spread);
-      else {
-        const name = selection.name.value;
-        const fragment = fragments.get(name);
-        // A cycle is NoFragmentsCycles' to report; count the cycle's fields once.
-        if (fragment !== undefined && !spread.has(name)) {
-          count += countFields(fragment.selectionSet, new Set([...spread, name]));
-        }
-      }
+      else if (selection.kind === Kind.INLINE_FRAGMENT) count += countFields(selection.selectionSet);
+      else count += countFragment(selection.name.value);
     }
     return count;
   };
@@ -93,12 +102,12 @@ export const MaxFieldsPerSelectionSetRule: ValidationRule = (context) => {
     },
     SelectionSet(selectionSet) {
       if (reported) return;
-      const count = countFields(selectionSet, new Set());
+      const count = countFields(selectionSet);
       if (count > MAX_FIELDS_PER_SELECTION_SET) {
         reported = true;
         context.reportError(
           new GraphQLError(
-            `A selection set selects ${count} fields (fragments included); the maximum is ${MAX_FIELDS_PER_SELECTION_SET}.`,
+            `A selection set selects ${count.toLocaleString("en")} fields (fragments included); the maximum is ${MAX_FIELDS_PER_SELECTION_SET}.`,
             { nodes: selectionSet, extensions: { code: "query_too_wide" satisfies ErrorCode } },
           ),
         );
