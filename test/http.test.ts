@@ -9,7 +9,7 @@ describe("HTTP surface", () => {
   after(() => service.close());
 
   for (const path of ["/api/v1/graphql", "/v1/graphql"]) {
-    for (const method of ["GET", "PUT", "PATCH", "DELETE"]) {
+    for (const method of ["GET", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
       it(`answers ${method} ${path} with 405 method_not_allowed and Allow: POST`, async () => {
         const { status, headers, body } = await service.request(path, { method });
         expect(status).to.equal(405);
@@ -24,6 +24,18 @@ describe("HTTP surface", () => {
             },
           ],
         });
+      });
+    }
+  }
+
+  for (const path of ["/api/v1/graphql", "/v1/graphql"]) {
+    for (const accept of ["text/html", "application/json"]) {
+      it(`answers HEAD ${path} (Accept: ${accept}) with 405 and Allow: POST, without a body`, async () => {
+        const response = await fetch(service.url + path, { method: "HEAD", headers: { accept } });
+        expect(response.status).to.equal(405);
+        expect(response.headers.get("allow")).to.equal("POST");
+        expect(response.headers.get("x-request-id")).to.be.a("string");
+        expect(await response.text()).to.equal("");
       });
     }
   }

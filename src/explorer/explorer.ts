@@ -71,6 +71,10 @@ const PAGE_POLICY = [
 /** A browser navigating to the endpoint asks for HTML first; API clients ask for JSON or anything. */
 const wantsPage = (req: Request) => req.accepts(["application/json", "text/html"]) === "text/html";
 
+const passOn: RequestHandler = (_req, _res, next) => {
+  next();
+};
+
 /**
  * The explorer: a browser `GET` on an endpoint path that asks for `text/html` gets GraphiQL, which
  * sends its queries to that same path with the API key typed into the page. Every other `GET`
@@ -82,7 +86,8 @@ export function explorerRoutes(graphqlPaths: string[]): Router {
   const page: RequestHandler = (req, res, next) => {
     // The answer (page or 405) depends on Accept: caches must not hand one to the other.
     res.vary("Accept");
-    if (!wantsPage(req)) {
+    // Express routes HEAD to GET handlers; contract §2 answers HEAD with the 405.
+    if (req.method !== "GET" || !wantsPage(req)) {
       next();
       return;
     }
@@ -94,7 +99,9 @@ export function explorerRoutes(graphqlPaths: string[]): Router {
       })
       .send(PAGE);
   };
-  router.get(graphqlPaths, page);
+  // `.all(…)` makes the route handle every method, so the router does not answer OPTIONS itself
+  // (Express's automatic `200 GET, HEAD`): everything but the page goes on to the contract's 405.
+  router.route(graphqlPaths).get(page).all(passOn);
   router.get(`${ASSETS_PATH}/:name`, (req, res, next) => {
     const file = Object.hasOwn(ASSETS, req.params.name) ? ASSETS[req.params.name] : undefined;
     if (file === undefined) {
