@@ -13,6 +13,7 @@ import { requestLog, type RequestLogEntry } from "./ops/request-log.js";
 import { enforceQuota } from "./quota/middleware.js";
 import type { Quota } from "./quota/quota.js";
 import { assignRequestId } from "./http/request-id.js";
+import { ignoreUnsatisfiableAccept } from "./http/accept.js";
 import {
   parseGraphQLBody,
   readBodyText,
@@ -50,7 +51,7 @@ export interface App {
 
 /**
  * The request pipeline, in the order a request meets it (contract §3's order of checks):
- * request id → health probes, metrics and the explorer page (no key, no quota) → request log → method/path → API key → quota → media type → size → JSON and request shape → query length →
+ * request id → health probes, metrics and the explorer page (no key, no quota) → request log → method/path → API key → quota → media type → size → JSON and request shape → query length → an unsatisfiable Accept ignored →
  * GraphQL (parse, validate, `limit` check, execute as one Cypher query) → errors.
  */
 export async function createApp({
@@ -89,6 +90,7 @@ export async function createApp({
     refuseAnnouncedOversizedBody,
     readBodyText(bodyTimeoutMs),
     parseGraphQLBody,
+    ignoreUnsatisfiableAccept,
     expressMiddleware(graphql, {
       context: ({ res }) =>
         Promise.resolve(

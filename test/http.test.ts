@@ -71,6 +71,34 @@ describe("HTTP surface", () => {
     });
   }
 
+  for (const accept of [
+    "application/xml",
+    "text/plain",
+    "image/png, text/html;q=0.9",
+    "application/json;q=0",
+  ]) {
+    it(`ignores Accept: ${accept} and answers JSON, never 406`, async () => {
+      const { status, headers, body } = await service.request("/api/v1/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept },
+        body: JSON.stringify({ query: "{ topics(limit: 1) { id } }" }),
+      });
+      expect(status).to.equal(200);
+      expect(headers.get("content-type")).to.equal("application/json; charset=utf-8");
+      expect(body.data.topics).to.be.an("array");
+      const refused = await service.request("/api/v1/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept },
+        body: JSON.stringify({ query: "{ nope }" }),
+      });
+      expect(refused.status).to.equal(422);
+      expect(refused.body.errors[0].extensions).to.deep.equal({
+        code: "validation_failed",
+        requestId: refused.headers.get("x-request-id"),
+      });
+    });
+  }
+
   it("puts X-Request-Id on a successful GraphQL response too", async () => {
     const { status, headers } = await service.graphql("{ __typename }");
     expect(status).to.equal(200);
