@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { expect } from "chai";
@@ -220,6 +221,27 @@ describe("request body checks on the wire", () => {
       expectError(await post(body ?? ""), 422, "validation_failed");
     });
   }
+
+  it("answers a persisted-query body 422 validation_failed with a clear message, never 500", async () => {
+    const query = "{ __typename }";
+    const sha256Hash = createHash("sha256").update(query).digest("hex");
+    for (const extensions of [
+      { persistedQuery: { version: 1, sha256Hash } },
+      { persistedQuery: { version: 1, sha256Hash: "0".repeat(64) } },
+      { persistedQuery: "garbage" },
+      { persistedQuery: null },
+    ]) {
+      for (const body of [{ query, extensions }, { extensions }]) {
+        const response = await post(JSON.stringify(body));
+        expectError(response, 422, "validation_failed");
+        expect(response.body.errors[0].message).to.match(
+          /^Persisted queries \(extensions\.persistedQuery\) are not served yet/,
+        );
+      }
+    }
+    const other = await post(JSON.stringify({ query, extensions: { tracing: true, client: { name: "x" } } }));
+    expect(other.status).to.equal(200);
+  });
 
   it("accepts null variables, operationName and extensions", async () => {
     const response = await post(

@@ -156,6 +156,13 @@ function checkShape(value: unknown): GraphQLRequestBody {
     throw refuse("Batched requests are not supported: send one JSON object per request.");
   if (!isObject(value)) throw refuse('The request body must be a JSON object with a "query" string.');
   const { query, variables, operationName, extensions } = value;
+  // Apollo would answer an automatic persisted query itself, with codes outside the contract's
+  // catalogue (a 500 here); until contract §10's persisted documents are served, refuse it plainly.
+  if (isObject(extensions) && extensions.persistedQuery !== undefined) {
+    throw refuse(
+      "Persisted queries (extensions.persistedQuery) are not served yet: send the query text without extensions.persistedQuery.",
+    );
+  }
   if (typeof query !== "string") throw refuse('The request body must have a "query" string.');
   if (variables !== undefined && variables !== null && !isObject(variables)) {
     throw refuse('"variables" must be a JSON object.');
