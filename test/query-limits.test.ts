@@ -124,6 +124,24 @@ describe("query limits (contract §5)", () => {
       );
     });
 
+    it("answers 900 × __typename with query_too_wide and its count first, before graphql-js gives up", async () => {
+      const typenames = `{ ${Array.from({ length: 900 }, () => "__typename").join(" ")} }`;
+      const { status, body } = await service.graphql(typenames);
+      expect(status).to.equal(422);
+      expect(body.errors[0].extensions.code).to.equal("query_too_wide");
+      expect(body.errors[0].message).to.equal(
+        "A selection set selects 900 fields (fragments included); the maximum is 50.",
+      );
+      expect(counter.queries()).to.equal(0);
+    });
+
+    it("counts aliases of __typename like any other: 30 pass, 31 are refused", async () => {
+      const aliased = (n: number) =>
+        `{ ${Array.from({ length: n }, (_, i) => `a${i}: __typename`).join(" ")} }`;
+      await expectOk(aliased(30));
+      await expectRefused(aliased(31), "query_too_wide", /^Query uses 31 aliases; the maximum is 30\.$/);
+    });
+
     it("accepts 30 aliases and refuses 31", async () => {
       const aliased = (n: number) =>
         `{ ${Array.from({ length: n }, (_, i) => `a${i}: topic(id: "t1") { id }`).join(" ")} }`;

@@ -2,6 +2,7 @@ import { ApolloArmor } from "@escape.tech/graphql-armor";
 import {
   GraphQLError,
   Kind,
+  type DocumentNode,
   type FragmentDefinitionNode,
   type SelectionSetNode,
   type ValidationRule,
@@ -45,6 +46,8 @@ const armorRules = new ApolloArmor({
   },
   maxAliases: {
     n: MAX_ALIASES,
+    // Armor leaves aliases of `__typename` out by default; contract §5 counts every alias.
+    allowList: [],
     propagateOnRejection: false,
     onReject: [reject("query_too_wide", (n) => `Query uses ${n} aliases; the maximum is ${MAX_ALIASES}.`)],
   },
@@ -64,7 +67,8 @@ const armorRules = new ApolloArmor({
 /**
  * At most 50 field selections in any one selection set, counting every occurrence (`id id` is 2)
  * with fragments inlined where they are spread (contract §5). Every selection set of the
- * document is measured, so a fragment's own sets count too; the first one over is reported.
+ * document is measured, so a fragment's own sets count too; the first one over (in document
+ * order) is reported.
  * Each fragment's count is computed once and remembered: re-walking a fragment at every spread
  * made a document of fragments that each spread the next one twice cost 2^depth.
  */
@@ -93,27 +97,45 @@ export const MaxFieldsPerSelectionSetRule: ValidationRule = (context) => {
     }
     return count;
   };
-  let reported = false;
   return {
+    // Measured when the document is entered, before graphql-js's own rules visit a selection
+    // set: its field-merging rule gives up with a bare "Validation aborted." on hundreds of equal
+    // fields, and the contract's own code and count must come first.
     Document(document) {
       for (const definition of document.definitions) {
         if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
       }
-    },
-    SelectionSet(selectionSet) {
-      if (reported) return;
-      const count = countFields(selectionSet);
-      if (count > MAX_FIELDS_PER_SELECTION_SET) {
-        reported = true;
-        context.reportError(
-          new GraphQLError(
-            `A selection set selects ${count.toLocaleString("en")} fields (fragments included); the maximum is ${MAX_FIELDS_PER_SELECTION_SET}.`,
-            { nodes: selectionSet, extensions: { code: "query_too_wide" satisfies ErrorCode } },
-          ),
-        );
-      }
+      const widest = firstTooWide(document);
+      if (widest === undefined) return;
+      context.reportError(
+        new GraphQLError(
+          `A selection set selects ${widest.count.toLocaleString("en")} fields (fragments included); the maximum is ${MAX_FIELDS_PER_SELECTION_SET}.`,
+          { nodes: widest.selectionSet, extensions: { code: "query_too_wide" satisfies ErrorCode } },
+        ),
+      );
     },
   };
+
+  /** The first selection set of the document, in document order, with more than 50 fields. */
+  function firstTooWide(
+    document: DocumentNode,
+  ): { selectionSet: SelectionSetNode; count: number } | undefined {
+    const pending: SelectionSetNode[] = [];
+    for (const definition of [...document.definitions].reverse()) {
+      if (definition.kind === Kind.OPERATION_DEFINITION || definition.kind === Kind.FRAGMENT_DEFINITION)
+        pending.push(definition.selectionSet);
+    }
+    for (let selectionSet = pending.pop(); selectionSet !== undefined; selectionSet = pending.pop()) {
+      const count = countFields(selectionSet);
+      if (count > MAX_FIELDS_PER_SELECTION_SET) return { selectionSet, count };
+      for (const selection of [...selectionSet.selections].reverse()) {
+        if (selection.kind !== Kind.FRAGMENT_SPREAD && selection.selectionSet !== undefined) {
+          pending.push(selection.selectionSet);
+        }
+      }
+    }
+    return undefined;
+  }
 };
 
 /** Validation rules for contract §5's depth and width limits, in Apollo's `validationRules`. */
