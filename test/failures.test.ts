@@ -130,6 +130,41 @@ describe("failures past validation (contract §3: 500, 503, 504)", () => {
   });
 });
 
+describe("when the database accepts connections but never answers (starting up, hung)", () => {
+  let proxy: TcpProxy;
+  let driver: Driver;
+  let hung: RunningService;
+  const hungLog: string[] = [];
+  const logError = (line: string) => hungLog.push(line);
+
+  before(async () => {
+    proxy = await startTcpProxy(Number(new URL(testBoltUri()).port));
+    const config = loadConfig({ NEO4J_URI: `bolt://127.0.0.1:${proxy.port}`, NEO4J_PASSWORD: testPassword });
+    ({ driver } = await connectNeo4j(config, () => undefined));
+    const schema = await buildSchema(driver, testDatabase);
+    hung = await startService(driver, { schema, logError, queryTimeoutMs: config.neo4j.queryTimeoutMs });
+    expect((await hung.graphql("{ topics(limit: 1) { id } }")).status).to.equal(200); // key now cached
+    proxy.silence();
+  });
+  after(async () => {
+    await hung.close();
+    await driver.close();
+    await proxy.stop();
+  });
+
+  it("answers 503 service_unavailable within the query timeout, however long the database stays silent", async () => {
+    const started = performance.now();
+    const response = await hung.graphql("{ topics(limit: 1) { id } }");
+    const elapsed = performance.now() - started;
+    expectContractError(response, 503, "service_unavailable");
+    expect(response.headers.get("retry-after")).to.equal("5");
+    // Contract §2's deadline is the query timeout (10 s by default) plus a few seconds; the
+    // driver gives up waiting for a connection after NEO4J_CONNECTION_TIMEOUT_MS (2 s).
+    expect(elapsed).to.be.below(10_000);
+    expect(hungLog.join("\n")).to.match(/failed with service_unavailable: Neo4jError/);
+  });
+});
+
 describe("start-up failures say which setting to check, in one line", function () {
   this.timeout(60_000);
 

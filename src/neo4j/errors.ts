@@ -19,10 +19,17 @@ export function findNeo4jError(error: unknown): Neo4jError | undefined {
   return undefined;
 }
 
+/**
+ * The driver's own timeouts while it waits for a connection carry no code ("N/A"), only these
+ * words: a database that accepts TCP but does not answer (starting up, hung) ends here.
+ */
+const CONNECTION_WAIT_TIMEOUTS = /^(Connection acquisition timed out|Failed to establish connection in)/;
+
 /** True when the error says Neo4j cannot be reached right now (503, not 500). */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  const code = findNeo4jError(error)?.code;
-  return code !== undefined && UNAVAILABLE_CODES.has(code);
+  const found = findNeo4jError(error);
+  if (found === undefined) return false;
+  return UNAVAILABLE_CODES.has(found.code) || CONNECTION_WAIT_TIMEOUTS.test(found.message);
 }
 
 /** True when Neo4j aborted the query at the transaction timeout (504). */

@@ -7,13 +7,23 @@ export interface TcpProxy {
   stop(): Promise<void>;
   /** Listens again on the same port: the database is back. */
   resume(): Promise<void>;
+  /**
+   * Cuts every open connection and from then on accepts connections but never answers on them:
+   * a database that is starting up or hung. {@link resume} after {@link stop} ends it.
+   */
+  silence(): void;
 }
 
 export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
+  let silent = false;
   const server = createServer((client) => {
+    sockets.add(client);
+    client.on("close", () => sockets.delete(client));
+    client.on("error", () => undefined);
+    if (silent) return;
     const upstream = connect(targetPort, "127.0.0.1");
-    for (const socket of [client, upstream]) {
+    for (const socket of [upstream]) {
       sockets.add(socket);
       socket.on("close", () => sockets.delete(socket));
       socket.on("error", () => undefined);
@@ -29,7 +39,12 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
       for (const socket of sockets) socket.destroy();
       await closed;
     },
+    silence() {
+      silent = true;
+      for (const socket of sockets) socket.destroy();
+    },
     async resume() {
+      silent = false;
       await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
     },
   };
