@@ -472,7 +472,6 @@ async function report(
     "graphql",
     "express",
     "@escape.tech/graphql-armor",
-    "graphql-query-complexity",
     "ioredis",
     "autocannon",
   ];

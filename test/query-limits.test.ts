@@ -205,6 +205,35 @@ describe("query limits (contract §5)", () => {
       expect(dear.body.errors[0].extensions.code).to.equal("query_too_expensive");
     });
 
+    it("costs fragments where they are spread, each computed once: an exact estimate for a fan-out", async () => {
+      // Six fragment levels, each selecting the next one `width` times (within width and depth).
+      const fanOut = (width: number) => {
+        const levels = Array.from({ length: 6 }, (_, i) => {
+          const level = i + 1;
+          const field = level % 2 === 1 ? "decisions(limit: 100)" : "topic";
+          const next = level === 6 ? "id" : `...L${level + 1}`;
+          const type = level % 2 === 1 ? "Topic" : "Decision";
+          return `fragment L${level} on ${type} { ${Array.from({ length: width }, () => `${field} { ${next} }`).join(" ")} }`;
+        });
+        return `{ topics(limit: 100) { ...L1 } } ${levels.join(" ")}`;
+      };
+      // Per level, from the leaf up: topic 1 + c, decisions 100 × (1 + c), times `width` each.
+      const expected = (width: number) => {
+        let cost = 0;
+        for (let level = 6; level >= 1; level--)
+          cost = width * (level % 2 === 1 ? 100 * (1 + cost) : 1 + cost);
+        return 100 * (1 + cost);
+      };
+      expect(fanOut(50).length).to.be.below(10_000);
+      for (const width of [1, 2, 50]) {
+        await expectRefused(
+          fanOut(width),
+          "query_too_expensive",
+          new RegExp(`estimated to cost ${expected(width).toLocaleString("en-US")}; the limit is 50,000`),
+        );
+      }
+    });
+
     it("checks the limit range before the cost", async () => {
       await expectRefused("{ topics(limit: 1000) { decisions(limit: 100) { id } } }", "validation_failed");
     });
