@@ -15,14 +15,14 @@ import {
   isObjectType,
   isInterfaceType,
   type DocumentNode,
-  type FieldNode,
-  type FragmentDefinitionNode,
+  type SelectionNode,
   type GraphQLField,
   type GraphQLNamedType,
   type GraphQLSchema,
   type SelectionSetNode,
 } from "graphql";
 import type { ErrorCode } from "../errors/catalogue.js";
+import { fragmentsByName } from "./fragments.js";
 import { LIMIT_DEFAULT } from "./limit-argument.js";
 
 /** Contract §5: the most a query may be estimated to cost. */
@@ -34,7 +34,7 @@ export const MAX_COST = 50_000;
  * with `limit` its argument value (variables and defaults applied; an explicit null is the
  * default). Introspection (`__schema`, `__type`, `__typename`) is free.
  */
-export function fieldCost(
+function fieldCost(
   field: GraphQLField<unknown, unknown>,
   args: Record<string, unknown>,
   childCost: number,
@@ -70,12 +70,9 @@ export function estimateCost(
   if (coerced.errors !== undefined) throw coerced.errors[0] ?? new GraphQLError("Invalid variables.");
   const values = coerced.coerced;
 
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-  }
+  const fragments = fragmentsByName(document);
   const fragmentCosts = new Map<string, number>();
-  const included = (node: FieldNode | SelectionSetNode["selections"][number]) =>
+  const included = (node: SelectionNode) =>
     getDirectiveValues(GraphQLSkipDirective, node, values)?.if !== true &&
     getDirectiveValues(GraphQLIncludeDirective, node, values)?.if !== false;
 

@@ -7,7 +7,6 @@ import {
   isInterfaceType,
   isObjectType,
   type DocumentNode,
-  type FragmentDefinitionNode,
   type GraphQLNamedType,
   type GraphQLSchema,
   type OperationDefinitionNode,
@@ -15,6 +14,7 @@ import {
 } from "graphql";
 import type { ApolloServerPlugin } from "@apollo/server";
 import type { ErrorCode } from "../errors/catalogue.js";
+import { fragmentsByName } from "./fragments.js";
 
 export const LIMIT_MIN = 1;
 export const LIMIT_MAX = 100;
@@ -35,10 +35,7 @@ export function findLimitViolations(
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], rawVariables ?? {});
   if (coerced.errors !== undefined) return [];
   const variables = coerced.coerced;
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-  }
+  const fragments = fragmentsByName(document);
   const root = schema.getRootType(operation.operation);
   const violations: GraphQLError[] = [];
   const visitedFragments = new Set<string>();

@@ -8,6 +8,7 @@ import {
   type ValidationRule,
 } from "graphql";
 import type { ErrorCode } from "../errors/catalogue.js";
+import { fragmentsByName } from "./fragments.js";
 
 type ArmorConfig = NonNullable<ConstructorParameters<typeof ApolloArmor>[0]>;
 type RejectCallback = NonNullable<NonNullable<ArmorConfig["maxDepth"]>["onReject"]>[number];
@@ -73,7 +74,7 @@ const armorRules = new ApolloArmor({
  * made a document of fragments that each spread the next one twice cost 2^depth.
  */
 export const MaxFieldsPerSelectionSetRule: ValidationRule = (context) => {
-  const fragments = new Map<string, FragmentDefinitionNode>();
+  let fragments = new Map<string, FragmentDefinitionNode>();
   const fragmentCounts = new Map<string, number>();
   const counting = new Set<string>();
   const countFragment = (name: string): number => {
@@ -102,9 +103,7 @@ export const MaxFieldsPerSelectionSetRule: ValidationRule = (context) => {
     // set: its field-merging rule gives up with a bare "Validation aborted." on hundreds of equal
     // fields, and the contract's own code and count must come first.
     Document(document) {
-      for (const definition of document.definitions) {
-        if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-      }
+      fragments = fragmentsByName(document);
       const widest = firstTooWide(document);
       if (widest === undefined) return;
       context.reportError(

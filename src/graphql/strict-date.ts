@@ -23,13 +23,12 @@ function daysIn(year: number, month: number): number {
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
-/** The value as a message shows it: quoted and escaped (a raw control character stays visible), and short. */
-function shown(value: string): string {
-  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-}
-
-/** A variable's JSON value as a message shows it, cut to a few dozen characters. */
-function shownJson(value: unknown): string {
+/**
+ * A value as a message shows it: as JSON (quoted and escaped, so a raw control character stays
+ * visible), cut to a few dozen characters — a string inside its quotes.
+ */
+function shown(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   const text = JSON.stringify(value);
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
@@ -53,7 +52,7 @@ export function dateProblem(value: string): string | undefined {
 
 function parseDate(value: unknown): Neo4jDate<number> {
   if (typeof value !== "string")
-    throw new GraphQLError(`Date must be a string of the form YYYY-MM-DD; got ${shownJson(value)}.`);
+    throw new GraphQLError(`Date must be a string of the form YYYY-MM-DD; got ${shown(value)}.`);
   const problem = dateProblem(value);
   if (problem !== undefined) throw new GraphQLError(problem);
   const [year, month, day] = value.split("-").map(Number) as [number, number, number];
