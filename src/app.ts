@@ -1,5 +1,5 @@
 import { expressMiddleware } from "@as-integrations/express5";
-import express, { type Express } from "express";
+import express, { type Express, type Response } from "express";
 import type { GraphQLSchema } from "graphql";
 import type { Authenticator } from "./auth/authenticate.js";
 import { requireApiKey } from "./auth/middleware.js";
@@ -12,6 +12,7 @@ import { healthRoutes, type Readiness } from "./ops/health.js";
 import { requestLog, type RequestLogEntry } from "./ops/request-log.js";
 import { enforceQuota } from "./quota/middleware.js";
 import type { Quota } from "./quota/quota.js";
+import type { Admission } from "./overload/admission.js";
 import { assignRequestId } from "./http/request-id.js";
 import { ignoreUnsatisfiableAccept } from "./http/accept.js";
 import {
@@ -29,6 +30,8 @@ export interface AppDependencies {
   authenticator: Authenticator;
   quota: Quota;
   execution: ExecutionSettings;
+  /** Contract §12: the per-key and per-instance caps on executions. */
+  admission: Admission;
   /** Contract §2: how long after its headers a request body may take to arrive. */
   bodyTimeoutMs: number;
   /** One line per failure that is not the caller's: request id, code, cause (never a stack). */
@@ -52,13 +55,14 @@ export interface App {
 /**
  * The request pipeline, in the order a request meets it (contract §3's order of checks):
  * request id → health probes, metrics and the explorer page (no key, no quota) → request log → method/path → API key → quota → media type → size → JSON and request shape → query length → an unsatisfiable Accept ignored →
- * GraphQL (parse, validate, `limit` check, execute as one Cypher query) → errors.
+ * GraphQL (parse, validate, `limit` check, cost, admission to execution, execute as one Cypher query) → errors.
  */
 export async function createApp({
   schema,
   authenticator,
   quota,
   execution,
+  admission,
   bodyTimeoutMs,
   logError,
   readiness,
@@ -66,7 +70,7 @@ export async function createApp({
   metrics,
   metricsOnPublicPort,
 }: AppDependencies): Promise<App> {
-  const graphql = createGraphQLServer(schema, logError);
+  const graphql = createGraphQLServer(schema, admission, logError);
   await graphql.start();
 
   const app = express();
@@ -99,6 +103,7 @@ export async function createApp({
             // Set by the key stage, which every request reaching GraphQL has passed.
             keyId: res.locals.caller?.keyId ?? "",
             report: res.locals.report ?? {},
+            responseDone: whenDone(res),
           }),
         ),
     }),
@@ -107,6 +112,17 @@ export async function createApp({
   app.use(errorHandler(logError));
 
   return { app, stop: () => graphql.stop() };
+}
+
+/** A signal aborted once the response is over: sent, or its connection gone. */
+function whenDone(res: Response): AbortSignal {
+  const done = new AbortController();
+  if (res.closed) done.abort();
+  else
+    res.once("close", () => {
+      done.abort();
+    });
+  return done.signal;
 }
 
 /** `/metrics` alone, for a port of its own (`METRICS_PORT`): what Prometheus scrapes in production. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CONTRACT_QUOTA_LIMITS } from "./quota/policy.js";
 import type { QuotaSettings } from "./quota/quota.js";
+import type { AdmissionSettings } from "./overload/admission.js";
 
 const port = z.coerce.number().int().min(1).max(65_535);
 const positiveMs = z.coerce.number().int().positive();
@@ -29,6 +30,13 @@ const EnvSchema = z.object({
   QUOTA_REQUESTS_PER_MINUTE: count.default(CONTRACT_QUOTA_LIMITS.requestsPerMinute),
   QUOTA_REQUESTS_PER_DAY: count.default(CONTRACT_QUOTA_LIMITS.requestsPerDay),
   QUOTA_GRAPHQL_QUERIES_PER_DAY: count.default(CONTRACT_QUOTA_LIMITS.graphqlQueriesPerDay),
+  // Contract §12: requests one key may have executing at once (a benchmark raises it like the
+  // quotas), and what this instance runs at once: executions in flight (each root field holds a
+  // Neo4j connection, so keep it well under the driver's pool of 100), then a short queue.
+  QUOTA_CONCURRENT_REQUESTS_PER_KEY: count.default(8),
+  MAX_CONCURRENT_EXECUTIONS: count.default(16),
+  EXECUTION_QUEUE_LENGTH: z.coerce.number().int().min(0).default(32),
+  EXECUTION_QUEUE_TIMEOUT_MS: positiveMs.max(1_000).default(250),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // `json`: one JSON object per line; `pretty`: coloured lines for a developer's terminal.
   // Unset: pretty for local development (no NEO4J_URI), JSON everywhere else.
@@ -61,6 +69,7 @@ export interface Config {
   };
   auth: { cacheTtlMs: number };
   quota: QuotaSettings;
+  admission: AdmissionSettings;
   log: { level: LogLevel; format: LogFormat };
   /** Absent: `/metrics` is served on the public port. */
   metrics: { port: number | undefined };
@@ -108,6 +117,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         requestsPerDay: e.QUOTA_REQUESTS_PER_DAY,
         graphqlQueriesPerDay: e.QUOTA_GRAPHQL_QUERIES_PER_DAY,
       },
+    },
+    admission: {
+      perKey: e.QUOTA_CONCURRENT_REQUESTS_PER_KEY,
+      executions: e.MAX_CONCURRENT_EXECUTIONS,
+      queueLength: e.EXECUTION_QUEUE_LENGTH,
+      queueTimeoutMs: e.EXECUTION_QUEUE_TIMEOUT_MS,
     },
     log: { level: e.LOG_LEVEL, format: e.LOG_FORMAT ?? (e.NEO4J_URI === undefined ? "pretty" : "json") },
     metrics: { port: e.METRICS_PORT },

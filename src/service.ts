@@ -15,6 +15,7 @@ import { explainStartupFailure } from "./neo4j/errors.js";
 import { isNeo4jReachable } from "./neo4j/reachable.js";
 import { timedDriver } from "./neo4j/timed-driver.js";
 import { createMetrics } from "./ops/metrics.js";
+import { Admission } from "./overload/admission.js";
 
 export interface ServiceOptions {
   /** More SDL next to `typeDefs/`: tests add a field that sleeps, to have a request in flight. */
@@ -65,11 +66,16 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
   log(
     `Quotas per key: ${requestsPerMinute}/minute, ${requestsPerDay}/day, ${graphqlQueriesPerDay} GraphQL/day.`,
   );
+  const { perKey, executions, queueLength, queueTimeoutMs } = config.admission;
+  log(
+    `Concurrency: ${perKey} requests per key at once; ${executions} executions per instance, then a queue of ${queueLength} waiting up to ${queueTimeoutMs} ms.`,
+  );
   const { app, stop } = await createApp({
     schema,
     authenticator: new Authenticator(keys, config.auth.cacheTtlMs),
     quota: counters.quota,
     execution: { database, queryTimeoutMs: config.neo4j.queryTimeoutMs },
+    admission: new Admission(config.admission),
     bodyTimeoutMs: config.http.bodyTimeoutMs,
     logError,
     logRequest: logRequestWith(logger),

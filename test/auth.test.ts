@@ -8,7 +8,14 @@ import { createApp, GRAPHQL_PATHS } from "../src/app.js";
 import { createMetrics } from "../src/ops/metrics.js";
 import { MemoryQuotaStore } from "../src/quota/memory-store.js";
 import { Quota } from "../src/quota/quota.js";
-import { startService, UNREACHED_LIMITS, type RunningService, withoutCost } from "./support/service.js";
+import { Admission } from "../src/overload/admission.js";
+import {
+  startService,
+  UNREACHED_ADMISSION,
+  UNREACHED_LIMITS,
+  type RunningService,
+  withoutCost,
+} from "./support/service.js";
 import { testDatabase, testDriver, testPassword, testBoltUri } from "./support/test-neo4j.js";
 
 const run = promisify(execFile);
@@ -109,6 +116,7 @@ describe("API keys on the wire", () => {
       authenticator: new Authenticator(new ApiKeyStore(downDriver, testDatabase), 0),
       quota: new Quota(UNREACHED_LIMITS, new MemoryQuotaStore()),
       execution: { database: testDatabase, queryTimeoutMs: 1_000 },
+      admission: new Admission(UNREACHED_ADMISSION),
       bodyTimeoutMs: 10_000,
       logError: () => undefined,
       readiness: { neo4j: () => Promise.resolve(false), redis: () => "not configured" },

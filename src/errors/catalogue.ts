@@ -26,6 +26,10 @@ export const ERROR_CATALOGUE = {
   rate_limited: { status: 429, message: "This API key has made 100 requests this minute." },
   daily_quota_exceeded: { status: 429, message: "This API key has made 10,000 requests today." },
   graphql_quota_exceeded: { status: 429, message: "This API key has made 5,000 GraphQL queries today." },
+  concurrency_limited: {
+    status: 429,
+    message: "This API key already has as many requests executing as it may at once. Try again in 1 s.",
+  },
   // Generic on purpose: stacks, Cypher and driver messages never reach a caller (contract §3).
   internal_error: {
     status: 500,

@@ -1,7 +1,7 @@
 import type { ApolloServerPlugin } from "@apollo/server";
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import { ERROR_CATALOGUE, type ErrorCode } from "../errors/catalogue.js";
-import { describeFailure, toApiError } from "../errors/failures.js";
+import { failureResponse } from "../http/failure.js";
 
 /** Apollo's codes for request errors, and the contract code each one is (contract §3). */
 const APOLLO_CODES: Readonly<Record<string, ErrorCode>> = {
@@ -28,7 +28,7 @@ export function contractCode(formatted: GraphQLFormattedError, raw?: GraphQLErro
   return (typeof code === "string" ? APOLLO_CODES[code] : undefined) ?? "internal_error";
 }
 
-/** A failure thrown while executing (the driver's, or a bug), as opposed to a GraphQL field error. */
+/** A failure thrown by a stage or while executing (ours, the driver's, or a bug), not a GraphQL error. */
 const thrownCause = (error: GraphQLError) =>
   error.originalError !== undefined && !(error.originalError instanceof GraphQLError)
     ? error.originalError
@@ -37,10 +37,11 @@ const thrownCause = (error: GraphQLError) =>
 /**
  * Puts every GraphQL failure into the contract's body and status, with the request id, in one
  * `willSendResponse` (it runs last; `formatError` cannot change the status):
+ * - a failure thrown by a stage (admission's 429/503) or during execution (the database, a bug)
+ *   answers through {@link failureResponse}, the mapping the Express stages use, instead of a
+ *   partial result;
  * - request errors (no `data`: the operation never ran) get their contract codes and 422, or
  *   the status of their code;
- * - an execution that failed on the database or on a bug answers 503 (with `Retry-After`), 504
- *   or a masked 500 instead of a partial result, and is logged with the request id;
  * - GraphQL's own field errors (a non-null field without a value) stay next to `data` (200).
  */
 export function contractErrorsPlugin(
@@ -55,19 +56,19 @@ export function contractErrorsPlugin(
           if (result.errors === undefined) return Promise.resolve();
           const { requestId } = contextValue;
 
-          if ("data" in result) {
-            const cause = rawErrors?.map(thrownCause).find((found) => found !== undefined);
-            if (cause === undefined) return Promise.resolve();
-            const failure = toApiError(cause);
-            logError(`request ${requestId} failed with ${failure.code}: ${describeFailure(cause)}`);
+          const cause = rawErrors?.map(thrownCause).find((found) => found !== undefined);
+          if (cause !== undefined) {
+            const failure = failureResponse(cause, requestId);
+            if (failure.logLine !== undefined) logError(failure.logLine);
             delete result.data;
             delete result.extensions;
-            result.errors = [{ message: failure.message, extensions: { code: failure.code, requestId } }];
+            result.errors = failure.body.errors;
             response.http.status = failure.status;
             for (const [name, value] of Object.entries(failure.headers))
               response.http.headers.set(name, value);
             return Promise.resolve();
           }
+          if ("data" in result) return Promise.resolve();
 
           const errors = result.errors.map((error, i) => {
             const code = contractCode(error, rawErrors?.[i]);

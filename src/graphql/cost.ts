@@ -24,6 +24,7 @@ import {
 import type { ErrorCode } from "../errors/catalogue.js";
 import { fragmentsByName } from "./fragments.js";
 import { LIMIT_DEFAULT } from "./limit-argument.js";
+import type { PreExecutionStage } from "./pre-execution.js";
 
 /** Contract §5: the most a query may be estimated to cost. */
 export const MAX_COST = 50_000;
@@ -123,32 +124,39 @@ export interface CostContext {
 }
 
 /**
- * Refuses an operation estimated over {@link MAX_COST} before any Cypher runs (after the `limit`
- * check: a `limit` out of range is `validation_failed`, which comes first), and puts
- * `extensions.cost` on every response that carries data.
+ * The cost stage: refuses an operation estimated over {@link MAX_COST} before any Cypher runs
+ * (after the `limit` stage: a `limit` out of range is `validation_failed`, which comes first), and
+ * leaves the estimate for {@link costExtensionPlugin}.
  */
-export const costPlugin: ApolloServerPlugin<CostContext> = {
+export const checkCost: PreExecutionStage<CostContext> = ({
+  schema,
+  document,
+  operation,
+  request,
+  contextValue,
+}) => {
+  let cost: number;
+  try {
+    cost = estimateCost(schema, document, operation.name?.value, request.variables);
+  } catch (error) {
+    // Variables that do not coerce: execution reports them as validation_failed.
+    if (error instanceof GraphQLError) return;
+    throw error;
+  }
+  if (cost > MAX_COST) {
+    const estimate = Number.isFinite(cost) ? cost.toLocaleString("en-US") : "far more than that";
+    throw new GraphQLError(
+      `Query is estimated to cost ${estimate}; the limit is ${MAX_COST.toLocaleString("en-US")}. Lower the limit arguments or select fewer lists.`,
+      { extensions: { code: "query_too_expensive" satisfies ErrorCode } },
+    );
+  }
+  contextValue.cost = cost;
+};
+
+/** Puts `extensions.cost` on every response that carries data (contract §5). */
+export const costExtensionPlugin: ApolloServerPlugin<CostContext> = {
   requestDidStart() {
     return Promise.resolve({
-      didResolveOperation({ schema, document, operation, request, contextValue }) {
-        let cost: number;
-        try {
-          cost = estimateCost(schema, document, operation?.name?.value, request.variables);
-        } catch (error) {
-          // Variables that do not coerce: execution reports them as validation_failed.
-          if (error instanceof GraphQLError) return Promise.resolve();
-          throw error;
-        }
-        if (cost > MAX_COST) {
-          const estimate = Number.isFinite(cost) ? cost.toLocaleString("en-US") : "far more than that";
-          throw new GraphQLError(
-            `Query is estimated to cost ${estimate}; the limit is ${MAX_COST.toLocaleString("en-US")}. Lower the limit arguments or select fewer lists.`,
-            { extensions: { code: "query_too_expensive" satisfies ErrorCode } },
-          );
-        }
-        contextValue.cost = cost;
-        return Promise.resolve();
-      },
       willSendResponse({ response, contextValue }) {
         if (response.body.kind !== "single" || contextValue.cost === undefined) return Promise.resolve();
         const result = response.body.singleResult;

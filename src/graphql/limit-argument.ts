@@ -12,9 +12,9 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from "graphql";
-import type { ApolloServerPlugin } from "@apollo/server";
 import type { ErrorCode } from "../errors/catalogue.js";
 import { fragmentsByName } from "./fragments.js";
+import type { PreExecutionStage } from "./pre-execution.js";
 
 export const LIMIT_MIN = 1;
 export const LIMIT_MAX = 100;
@@ -81,21 +81,11 @@ export function findLimitViolations(
 }
 
 /**
- * Refuses a request whose `limit` arguments are outside 1..100 before any Cypher runs. The check
- * needs the operation and its variables, so it runs once Apollo has resolved the operation; the
- * library would otherwise drop its LIMIT for 0 and pass a negative one to Cypher.
+ * The `limit` stage: refuses a request whose `limit` arguments are outside 1..100 before any
+ * Cypher runs (the library would otherwise drop its LIMIT for 0 and pass a negative one to
+ * Cypher). Apollo answers with the one error thrown: the first violation.
  */
-export const limitArgumentPlugin: ApolloServerPlugin = {
-  requestDidStart() {
-    return Promise.resolve({
-      didResolveOperation({ schema, document, operation, request }) {
-        if (operation === undefined) return Promise.resolve();
-        const violations = findLimitViolations(schema, document, operation, request.variables);
-        // Apollo answers with the one error thrown here: report the first violation.
-        const [first] = violations;
-        if (first !== undefined) throw first;
-        return Promise.resolve();
-      },
-    });
-  },
+export const checkLimitArguments: PreExecutionStage = ({ schema, document, operation, request }) => {
+  const [first] = findLimitViolations(schema, document, operation, request.variables);
+  if (first !== undefined) throw first;
 };

@@ -3,14 +3,19 @@ import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/dis
 import type { Neo4jGraphQLContext } from "@neo4j/graphql";
 import type { GraphQLSchema } from "graphql";
 import { contractErrorsPlugin } from "./contract-errors.js";
-import { costPlugin, type CostContext } from "./cost.js";
+import { checkCost, costExtensionPlugin, type CostContext } from "./cost.js";
 import { requestReportPlugin, type RequestReport } from "../ops/request-log.js";
 import { queryShapeRules } from "./query-shape.js";
 import { KnownOperationTypeRule } from "./known-operation-type.js";
-import { limitArgumentPlugin } from "./limit-argument.js";
+import { checkLimitArguments } from "./limit-argument.js";
+import { preExecutionPlugin } from "./pre-execution.js";
+import type { Admission } from "../overload/admission.js";
+import { admissionStage, type AdmissionContext } from "../overload/stage.js";
 
 /** What each request hands the Neo4j GraphQL Library, plus the request id for error bodies. */
-export type RequestContext = Neo4jGraphQLContext & CostContext & { requestId: string; report: RequestReport };
+export type RequestContext = Neo4jGraphQLContext &
+  CostContext &
+  AdmissionContext & { requestId: string; report: RequestReport };
 
 export interface ExecutionSettings {
   database: string;
@@ -21,6 +26,7 @@ export interface ExecutionSettings {
 /** Apollo Server over the library's schema, with the plugins of the GraphQL stages. */
 export function createGraphQLServer(
   schema: GraphQLSchema,
+  admission: Admission,
   logError: (line: string) => void,
 ): ApolloServer<RequestContext> {
   return new ApolloServer<RequestContext>({
@@ -32,12 +38,13 @@ export function createGraphQLServer(
     // stop GraphQL at once and re-raise the signal, killing the requests in flight.
     stopOnTerminationSignals: false,
     // Non-POST requests never reach Apollo (405); its landing page has no route to be served on.
-    // Depth and width (contract §5) are validation rules; `limit` and cost need the variables.
+    // Depth and width (contract §5) are validation rules; `limit` and cost need the variables, and
+    // admission to execution (contract §12) comes last of all.
     validationRules: [KnownOperationTypeRule, ...queryShapeRules],
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
-      limitArgumentPlugin,
-      costPlugin,
+      preExecutionPlugin<RequestContext>([checkLimitArguments, checkCost, admissionStage(admission)]),
+      costExtensionPlugin,
       contractErrorsPlugin(logError),
       requestReportPlugin,
     ],
@@ -50,6 +57,8 @@ export interface RequestIdentity {
   keyId: string;
   /** The request log's report, which the plugins fill in. */
   report: RequestReport;
+  /** Aborted when the response is over: sent, or its connection gone. */
+  responseDone: AbortSignal;
 }
 
 /**
@@ -59,11 +68,13 @@ export interface RequestIdentity {
  */
 export function requestContext(
   settings: ExecutionSettings,
-  { requestId, keyId, report }: RequestIdentity,
+  { requestId, keyId, report, responseDone }: RequestIdentity,
 ): RequestContext {
   return {
     requestId,
+    keyId,
     report,
+    responseDone,
     sessionConfig: { database: settings.database },
     transaction: { timeout: settings.queryTimeoutMs, metadata: { app: "kg-graphql", requestId, keyId } },
   };

@@ -1,15 +1,13 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
-import { ApiError, errorBody } from "../errors/catalogue.js";
-import { describeFailure, toApiError } from "../errors/failures.js";
+import { ApiError } from "../errors/catalogue.js";
+import { failureResponse } from "./failure.js";
 
-/** Writes an {@link ApiError} as the contract's error response. */
-export function sendApiError(res: Response, error: ApiError): void {
-  if (res.locals.report !== undefined) res.locals.report.code = error.code;
-  res
-    .status(error.status)
-    .set(error.headers)
-    .type("application/json; charset=utf-8")
-    .send(JSON.stringify(errorBody(error.code, error.message, res.locals.requestId)));
+/** Writes a failure as the contract's error response (and its log line, if it has one). */
+export function sendFailure(res: Response, failure: unknown, logError: (line: string) => void): void {
+  const { status, code, headers, body, logLine } = failureResponse(failure, res.locals.requestId);
+  if (logLine !== undefined) logError(logLine);
+  if (res.locals.report !== undefined) res.locals.report.code = code;
+  res.status(status).set(headers).type("application/json; charset=utf-8").send(JSON.stringify(body));
 }
 
 /** Refuses every method but POST on the GraphQL paths (contract §2). */
@@ -27,20 +25,13 @@ export const notFound: RequestHandler = (_req, _res, next) => {
 };
 
 /**
- * The last stage (Express recognises an error handler by its four parameters): contract errors
- * are sent as they are; anything else is logged with the request id and answered 503 (database
- * unreachable) or a masked 500.
+ * The last stage (Express recognises an error handler by its four parameters): every failure
+ * goes through {@link failureResponse}, the same mapping Apollo's failures take.
  */
 export function errorHandler(logError: (line: string) => void): ErrorRequestHandler {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars -- Express needs all four parameters
   return (error: unknown, _req, res, _next) => {
     if (res.headersSent) return;
-    if (error instanceof ApiError) {
-      sendApiError(res, error);
-      return;
-    }
-    const apiError = toApiError(error);
-    logError(`request ${res.locals.requestId} failed with ${apiError.code}: ${describeFailure(error)}`);
-    sendApiError(res, apiError);
+    sendFailure(res, error, logError);
   };
 }

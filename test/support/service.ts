@@ -12,6 +12,7 @@ import { ApiKeyStore } from "../../src/auth/api-key-store.js";
 import { Authenticator } from "../../src/auth/authenticate.js";
 import { buildSchema } from "../../src/graphql/schema.js";
 import { createQuotaCounters, type Quota, type QuotaCounters } from "../../src/quota/quota.js";
+import { Admission, type AdmissionSettings } from "../../src/overload/admission.js";
 import { countingDriver } from "./counting-driver.js";
 import { loadFixtures } from "./fixtures.js";
 import { testDatabase, testDriver } from "./test-neo4j.js";
@@ -51,12 +52,22 @@ export interface ServiceOptions {
   /** Default: Neo4j through `driver`, Redis as the shared counters see it. */
   readiness?: Readiness;
   logRequest?: (entry: RequestLogEntry) => void;
+  /** Default: caps no test reaches but the ones about them. */
+  admission?: Admission;
   /** Default: the quota store the service's readiness reports. */
   redisStatus?: () => RedisStatus;
 }
 
 /** Allowances far above what any one test sends. */
 export const UNREACHED_LIMITS = { requestsPerMinute: 1e6, requestsPerDay: 1e6, graphqlQueriesPerDay: 1e6 };
+
+/** Caps far above what any one test sends at once. */
+export const UNREACHED_ADMISSION: AdmissionSettings = {
+  perKey: 1_000,
+  executions: 1_000,
+  queueLength: 0,
+  queueTimeoutMs: 250,
+};
 
 let sharedCounters: QuotaCounters | undefined;
 
@@ -89,6 +100,7 @@ export async function startService(
     authenticator: new Authenticator(keys, options.keyCacheTtlMs ?? 60_000),
     quota: options.quota ?? defaultQuota(),
     execution: { database: testDatabase, queryTimeoutMs: options.queryTimeoutMs ?? 10_000 },
+    admission: options.admission ?? new Admission(UNREACHED_ADMISSION),
     bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
     logError: options.logError ?? (() => undefined),
     logRequest: options.logRequest ?? (() => undefined),

@@ -1,0 +1,36 @@
+import type { ApolloServerPlugin, GraphQLRequestContextDidResolveOperation } from "@apollo/server";
+import type { OperationDefinitionNode } from "graphql";
+
+/** What a stage between validation and execution reads: the resolved operation and its request. */
+export type PreExecutionRequest<Context extends object> =
+  GraphQLRequestContextDidResolveOperation<Context> & {
+    operation: OperationDefinitionNode;
+  };
+
+/** One check between validation and execution; throws (or rejects) to refuse the request. */
+export type PreExecutionStage<Context extends object = object> = (
+  request: PreExecutionRequest<Context>,
+) => void | Promise<void>;
+
+/**
+ * Runs the stages after validation one after the other, in contract §3's order (`limit`, cost,
+ * then admission to execution), so a request is refused by the first it fails and no later stage
+ * runs for it. Apollo calls its plugins' `didResolveOperation` hooks together; one plugin keeps
+ * the order explicit.
+ */
+export function preExecutionPlugin<Context extends object>(
+  stages: readonly PreExecutionStage<Context>[],
+): ApolloServerPlugin<Context> {
+  return {
+    requestDidStart() {
+      return Promise.resolve({
+        async didResolveOperation(request) {
+          const { operation } = request;
+          // Apollo has refused a document without a resolvable operation before this hook.
+          if (operation === undefined) return;
+          for (const stage of stages) await stage({ ...request, operation });
+        },
+      });
+    },
+  };
+}

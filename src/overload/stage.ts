@@ -1,0 +1,49 @@
+import { ApiError } from "../errors/catalogue.js";
+import { AdmissionRefused, type Admission } from "./admission.js";
+
+/** What the admission stage reads from a request. */
+export interface AdmissionContext {
+  keyId: string;
+  /** Aborted when the response is over (sent, or its connection gone). */
+  responseDone: AbortSignal;
+}
+
+/** Seconds a refused caller should wait: an execution slot frees within about that. */
+export const RETRY_AFTER_BUSY_SECONDS = 1;
+
+/**
+ * The last stage before execution (contract §12): waits for an execution slot, or refuses with
+ * `429 concurrency_limited` (the key's cap) or `503 service_unavailable` (the instance's cap and
+ * queue), both with `Retry-After`. The slot is given back when the response is over, so the time
+ * spent writing a large answer counts; a caller that hangs up while queued leaves the queue.
+ */
+export function admissionStage(admission: Admission) {
+  return async ({ contextValue }: { contextValue: AdmissionContext }): Promise<void> => {
+    const { keyId, responseDone } = contextValue;
+    let release;
+    try {
+      release = await admission.admit(keyId, responseDone);
+    } catch (error) {
+      if (!(error instanceof AdmissionRefused)) throw error;
+      throw refusal(error, admission);
+    }
+    if (responseDone.aborted) release();
+    else responseDone.addEventListener("abort", release, { once: true });
+  };
+}
+
+function refusal({ refusal }: AdmissionRefused, admission: Admission): ApiError {
+  const retryAfter = { "Retry-After": String(RETRY_AFTER_BUSY_SECONDS) };
+  const { perKey, executions } = admission.settings;
+  return refusal === "key_busy"
+    ? new ApiError(
+        "concurrency_limited",
+        `This API key already has ${perKey} requests executing, the most allowed at once. Try again in ${RETRY_AFTER_BUSY_SECONDS} s.`,
+        retryAfter,
+      )
+    : new ApiError(
+        "service_unavailable",
+        `This instance is running as many queries as it may at once (${executions}) and its queue is full. Try again in ${RETRY_AFTER_BUSY_SECONDS} s.`,
+        retryAfter,
+      );
+}

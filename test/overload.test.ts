@@ -1,0 +1,130 @@
+import { expect } from "chai";
+import { buildSchema } from "../src/graphql/schema.js";
+import { Admission } from "../src/overload/admission.js";
+import { startService, type RunningService, type WireResponse } from "./support/service.js";
+import { TROUBLE_TYPEDEFS } from "./support/trouble-typedefs.js";
+import { testDatabase, testDriver } from "./support/test-neo4j.js";
+
+/** Resolves once `admission` reports `executing` executions and `queued` waiting requests. */
+async function until(admission: Admission, load: { executing: number; queued: number }): Promise<void> {
+  while (admission.load.executing !== load.executing || admission.load.queued !== load.queued) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function expectRefusal(response: WireResponse, status: number, code: string, message: RegExp): void {
+  expect(response.status, JSON.stringify(response.body)).to.equal(status);
+  expect(response.headers.get("retry-after")).to.equal("1");
+  expect(response.headers.get("content-type")).to.equal("application/json; charset=utf-8");
+  expect(response.body).to.deep.equal({
+    errors: [
+      {
+        message: response.body.errors[0].message,
+        extensions: { code, requestId: response.headers.get("x-request-id") },
+      },
+    ],
+  });
+  expect(response.body.errors[0].message).to.match(message);
+}
+
+describe("concurrency and overload (contract §12)", () => {
+  let schema: Awaited<ReturnType<typeof buildSchema>>;
+  let service: RunningService | undefined;
+  const current = () => {
+    if (service === undefined) throw new Error("no service started");
+    return service;
+  };
+  /** A request that holds its execution slot for `ms` in Neo4j. */
+  const slow = (ms: number, key = service?.key) =>
+    current().request("/api/v1/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      body: JSON.stringify({ query: `{ slow(ms: ${ms}) }` }),
+    });
+  const otherKey = async (name: string) => (await current().keys.create(name, ["read"])).key;
+
+  before(async () => {
+    schema = await buildSchema(testDriver(), testDatabase, [TROUBLE_TYPEDEFS]);
+  });
+  afterEach(async () => {
+    await service?.close();
+    service = undefined;
+  });
+
+  it("refuses a key's request past its cap with 429 concurrency_limited and Retry-After: 1, and serves other keys", async () => {
+    const admission = new Admission({ perKey: 2, executions: 100, queueLength: 0, queueTimeoutMs: 250 });
+    service = await startService(undefined, { schema, admission });
+    const held = [slow(1_500), slow(1_500)];
+    await until(admission, { executing: 2, queued: 0 });
+
+    const refused = await slow(0);
+    expectRefusal(refused, 429, "concurrency_limited", /already has 2 requests executing.*Try again in 1 s/);
+    // It passed the quota check and consumed its unit (contract §6): the headers say so.
+    expect(refused.headers.get("ratelimit")).to.match(/"minute";r=\d+/);
+
+    const other = await slow(0, await otherKey("another dashboard"));
+    expect(other.status).to.equal(200);
+    for (const response of await Promise.all(held)) expect(response.status).to.equal(200);
+    expect((await slow(0)).status).to.equal(200);
+  });
+
+  it("refuses at once with 503 and Retry-After when executions and queue are full; refusals before execution and probes never wait", async () => {
+    const admission = new Admission({ perKey: 8, executions: 1, queueLength: 1, queueTimeoutMs: 1_000 });
+    service = await startService(undefined, { schema, admission });
+    const [second, third] = [await otherKey("queued"), await otherKey("third")];
+    const running = slow(2_000);
+    await until(admission, { executing: 1, queued: 0 });
+    const queued = slow(0, second);
+    await until(admission, { executing: 1, queued: 1 });
+
+    let runningDone = false;
+    void running.then(() => (runningDone = true));
+    const refused = await slow(0, third);
+    expectRefusal(
+      refused,
+      503,
+      "service_unavailable",
+      /as many queries as it may at once \(1\) and its queue is full. Try again in 1 s/,
+    );
+    const tooDeep = await service.graphql(
+      "{ topics { decisions { topic { decisions { topic { decisions { topic { decisions { id } } } } } } } } }",
+    );
+    expect(tooDeep.body.errors[0].extensions.code).to.equal("query_too_deep");
+    expect((await service.request("/healthz", {}, { authenticated: false })).status).to.equal(200);
+    // All answered while the first query still held the only slot: none of them waited for it.
+    expect(runningDone).to.equal(false);
+
+    // The queued request's wait (1 s) ends before the 2 s query does: it is refused too.
+    expectRefusal(await queued, 503, "service_unavailable", /at once \(1\)/);
+    expect((await running).status).to.equal(200);
+    expect(admission.load).to.deep.equal({ executing: 0, queued: 0 });
+  });
+
+  it("runs a queued request when a slot frees within its wait", async () => {
+    const admission = new Admission({ perKey: 8, executions: 1, queueLength: 1, queueTimeoutMs: 1_000 });
+    service = await startService(undefined, { schema, admission });
+    const running = slow(300);
+    await until(admission, { executing: 1, queued: 0 });
+    const queued = await slow(0, await otherKey("queued"));
+    expect(queued.status, JSON.stringify(queued.body)).to.equal(200);
+    expect(queued.body.data).to.deep.equal({ slow: 0 });
+    expect((await running).status).to.equal(200);
+  });
+
+  it("gives the slot back when the caller hangs up, queued or executing", async () => {
+    const admission = new Admission({ perKey: 8, executions: 1, queueLength: 1, queueTimeoutMs: 1_000 });
+    service = await startService(undefined, { schema, admission });
+    const hangUp = new AbortController();
+    const gone = fetch(`${service.url}/api/v1/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${service.key}` },
+      body: JSON.stringify({ query: "{ slow(ms: 1500) }" }),
+      signal: hangUp.signal,
+    }).catch(() => "aborted");
+    await until(admission, { executing: 1, queued: 0 });
+    hangUp.abort();
+    expect(await gone).to.equal("aborted");
+    await until(admission, { executing: 0, queued: 0 });
+    expect((await slow(0)).status).to.equal(200);
+  });
+});
