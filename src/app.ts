@@ -4,6 +4,7 @@ import type { GraphQLSchema } from "graphql";
 import type { Authenticator } from "./auth/authenticate.js";
 import { requireApiKey } from "./auth/middleware.js";
 import { createGraphQLServer, requestContext, type ExecutionSettings } from "./graphql/server.js";
+import { validateDocument } from "./graphql/validation-stage.js";
 import { errorHandler, notFound, onlyPost } from "./http/errors.js";
 import "./http/locals.js";
 import { explorerRoutes } from "./explorer/explorer.js";
@@ -54,8 +55,11 @@ export interface App {
 
 /**
  * The request pipeline, in the order a request meets it (contract §3's order of checks):
- * request id → health probes, metrics and the explorer page (no key, no quota) → request log → method/path → API key → quota → media type → size → JSON and request shape → query length → an unsatisfiable Accept ignored →
- * GraphQL (parse, validate, `limit` check, cost, admission to execution, execute as one Cypher query) → errors.
+ * request id → health probes, metrics and the explorer page (no key, no quota) → request log →
+ * method/path → API key → quota → media type → size → JSON and request shape → query length →
+ * parse and validation (depth and width included) → an unsatisfiable Accept ignored → GraphQL
+ * (`limit` check, cost, admission to execution, execute as one Cypher query) →
+ * errors, every one through one failure mapping.
  */
 export async function createApp({
   schema,
@@ -94,6 +98,7 @@ export async function createApp({
     refuseAnnouncedOversizedBody,
     readBodyText(bodyTimeoutMs),
     parseGraphQLBody,
+    validateDocument(schema),
     ignoreUnsatisfiableAccept,
     expressMiddleware(graphql, {
       context: ({ res }) =>

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { Admission, AdmissionRefused, type AdmissionSettings } from "../src/overload/admission.js";
+import { Admission, AdmissionRefused, slotsFor, type AdmissionSettings } from "../src/overload/admission.js";
 
 const settings = (overrides: Partial<AdmissionSettings> = {}): AdmissionSettings => ({
   perKey: 8,
@@ -32,13 +32,13 @@ describe("Admission (contract §12, pure)", () => {
     const admission = new Admission(settings({ executions: 1, queueLength: 1 }));
     const running = await admission.admit("a");
     const queued = admission.admit("b");
-    expect(admission.load).to.deep.equal({ executing: 1, queued: 1 });
+    expect(admission.load).to.deep.equal({ executing: 1, slots: 1, queued: 1 });
     expect(await refusal(admission.admit("c"))).to.equal("instance_busy");
     running();
     const release = await queued;
-    expect(admission.load).to.deep.equal({ executing: 1, queued: 0 });
+    expect(admission.load).to.deep.equal({ executing: 1, slots: 1, queued: 0 });
     release();
-    expect(admission.load).to.deep.equal({ executing: 0, queued: 0 });
+    expect(admission.load).to.deep.equal({ executing: 0, slots: 0, queued: 0 });
   });
 
   it("counts queued requests towards their key's cap", async () => {
@@ -52,7 +52,7 @@ describe("Admission (contract §12, pure)", () => {
     const admission = new Admission(settings({ perKey: 1, executions: 1, queueTimeoutMs: 20 }));
     const running = await admission.admit("a");
     expect(await refusal(admission.admit("b"))).to.equal("instance_busy");
-    expect(admission.load).to.deep.equal({ executing: 1, queued: 0 });
+    expect(admission.load).to.deep.equal({ executing: 1, slots: 1, queued: 0 });
     running();
     expect(await refusal(admission.admit("b"))).to.equal("admitted");
   });
@@ -61,14 +61,14 @@ describe("Admission (contract §12, pure)", () => {
     const admission = new Admission(settings({ executions: 1 }));
     await admission.admit("a");
     const gone = new AbortController();
-    const waiting = refusal(admission.admit("b", gone.signal));
+    const waiting = refusal(admission.admit("b", 0, gone.signal));
     expect(admission.load.queued).to.equal(1);
     gone.abort();
     expect(await waiting).to.equal("instance_busy");
     expect(admission.load.queued).to.equal(0);
     const alreadyGone = new AbortController();
     alreadyGone.abort();
-    expect(await refusal(admission.admit("b", alreadyGone.signal))).to.equal("instance_busy");
+    expect(await refusal(admission.admit("b", 0, alreadyGone.signal))).to.equal("instance_busy");
     expect(admission.load.queued).to.equal(0);
   });
 
@@ -89,5 +89,26 @@ describe("Admission (contract §12, pure)", () => {
     await heavyNext;
     // "dashboard" waited after "heavy", but had no execution while "heavy" had one.
     expect(order).to.deep.equal(["dashboard", "heavy"]);
+  });
+
+  it("takes a slot per started 5,000 of estimated cost, at most all of them", () => {
+    expect([0, 4_999, 5_000, 30_100, 50_000].map((cost) => slotsFor(cost, 16))).to.deep.equal([
+      1, 1, 2, 7, 11,
+    ]);
+    expect(slotsFor(50_000, 4)).to.equal(4);
+  });
+
+  it("lets light queries past a heavy one that does not fit, and starts the heavy one once it does", async () => {
+    const admission = new Admission(settings({ executions: 8, queueLength: 4 }));
+    const first = await admission.admit("heavy", 30_100); // 7 slots
+    const second = admission.admit("heavy", 30_100);
+    expect(admission.load).to.deep.equal({ executing: 1, slots: 7, queued: 1 });
+    const light = await admission.admit("dashboard", 61); // the eighth slot, at once
+    expect(admission.load).to.deep.equal({ executing: 2, slots: 8, queued: 1 });
+    light();
+    expect(admission.load.queued).to.equal(1); // one slot free: the heavy one still does not fit
+    first();
+    (await second)();
+    expect(admission.load).to.deep.equal({ executing: 0, slots: 0, queued: 0 });
   });
 });

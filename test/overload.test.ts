@@ -84,7 +84,7 @@ describe("concurrency and overload (contract §12)", () => {
       refused,
       503,
       "service_unavailable",
-      /as many queries as it may at once \(1\) and its queue is full. Try again in 1 s/,
+      /at its limit of queries in flight and could not start this one within 1000 ms. Try again in 1 s/,
     );
     const tooDeep = await service.graphql(
       "{ topics { decisions { topic { decisions { topic { decisions { topic { decisions { id } } } } } } } } }",
@@ -95,9 +95,9 @@ describe("concurrency and overload (contract §12)", () => {
     expect(runningDone).to.equal(false);
 
     // The queued request's wait (1 s) ends before the 2 s query does: it is refused too.
-    expectRefusal(await queued, 503, "service_unavailable", /at once \(1\)/);
+    expectRefusal(await queued, 503, "service_unavailable", /could not start this one within 1000 ms/);
     expect((await running).status).to.equal(200);
-    expect(admission.load).to.deep.equal({ executing: 0, queued: 0 });
+    expect(admission.load).to.deep.equal({ executing: 0, slots: 0, queued: 0 });
   });
 
   it("runs a queued request when a slot frees within its wait", async () => {

@@ -60,7 +60,35 @@ export class ApiError extends Error {
   }
 }
 
+/** One refusal of a GraphQL stage: its code, its message, and where in the query it points. */
+export interface Refusal {
+  code: ErrorCode;
+  message: string;
+  locations?: readonly { line: number; column: number }[];
+}
+
+/**
+ * Several refusals of the GraphQL stages at once (contract §3): each keeps its own code and
+ * location; the status is their common one, 422 when they differ.
+ */
+export class DocumentRefused extends ApiError {
+  override name = "DocumentRefused";
+  constructor(readonly refusals: readonly [Refusal, ...Refusal[]]) {
+    const [first] = refusals;
+    const statuses = new Set(refusals.map((refusal) => ERROR_CATALOGUE[refusal.code].status));
+    super(statuses.size === 1 ? first.code : "validation_failed", first.message);
+  }
+}
+
 /** The one body shape of every non-200 response (contract §3). */
-export function errorBody(code: ErrorCode, message: string, requestId: string) {
-  return { errors: [{ message, extensions: { code, requestId } }] };
+export function errorBody(error: ApiError, requestId: string) {
+  const refusals: readonly Refusal[] =
+    error instanceof DocumentRefused ? error.refusals : [{ code: error.code, message: error.message }];
+  return {
+    errors: refusals.map(({ code, message, locations }) => ({
+      message,
+      ...(locations !== undefined && { locations }),
+      extensions: { code, requestId },
+    })),
+  };
 }

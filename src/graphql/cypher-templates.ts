@@ -147,7 +147,10 @@ export function newestFirstRootList(list: RootList, property: string, sinceArgum
       "RETURN undated",
     ]),
     "}",
-    `UNWIND page + ties + coalesce(undated, []) AS ${v}`,
+    // `page[..0]`, not `[]`: an untyped empty list makes the rows of unknown type, and Neo4j 5.26
+    // then answers null for the second read of one property (`{ .id, a: this0.id }`: a field
+    // selected under two aliases).
+    `UNWIND page + ties + coalesce(undated, page[..0]) AS ${v}`,
     `RETURN ${v}`,
   ];
   return rootList(list, filters, labelReads, { newestFirst: property });

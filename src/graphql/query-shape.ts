@@ -2,6 +2,9 @@ import { ApolloArmor } from "@escape.tech/graphql-armor";
 import {
   GraphQLError,
   Kind,
+  Lexer,
+  Source,
+  TokenKind,
   type DocumentNode,
   type FragmentDefinitionNode,
   type SelectionSetNode,
@@ -137,5 +140,36 @@ export const MaxFieldsPerSelectionSetRule: ValidationRule = (context) => {
   }
 };
 
-/** Validation rules for contract §5's depth and width limits, in Apollo's `validationRules`. */
+/**
+ * Brackets (`{` and `[`) deeper than this: no document within the limits comes near (8 field
+ * levels; list and object values a few levels deep), and graphql-js's recursive parser overflows
+ * the stack at about 2,000 nested lists, which fit in 10,000 characters.
+ */
+export const MAX_BRACKET_NESTING = 64;
+
+/**
+ * How deep the query's brackets nest, counted on the lexer's tokens (no recursion, linear), when
+ * it is over {@link MAX_BRACKET_NESTING}; `undefined` when it is not, or when the text does not
+ * lex (the parser reports that).
+ */
+export function excessBracketNesting(query: string): number | undefined {
+  const lexer = new Lexer(new Source(query));
+  let depth = 0;
+  let deepest = 0;
+  try {
+    for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
+      if (token.kind === TokenKind.BRACE_L || token.kind === TokenKind.BRACKET_L) {
+        deepest = Math.max(deepest, ++depth);
+      } else if (token.kind === TokenKind.BRACE_R || token.kind === TokenKind.BRACKET_R) {
+        depth--;
+      }
+    }
+  } catch (error) {
+    if (error instanceof GraphQLError) return undefined;
+    throw error;
+  }
+  return deepest > MAX_BRACKET_NESTING ? deepest : undefined;
+}
+
+/** Validation rules for contract §5's depth and width limits. */
 export const queryShapeRules: ValidationRule[] = [...armorRules, MaxFieldsPerSelectionSetRule];

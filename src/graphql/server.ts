@@ -5,8 +5,6 @@ import type { GraphQLSchema } from "graphql";
 import { contractErrorsPlugin } from "./contract-errors.js";
 import { checkCost, costExtensionPlugin, type CostContext } from "./cost.js";
 import { requestReportPlugin, type RequestReport } from "../ops/request-log.js";
-import { queryShapeRules } from "./query-shape.js";
-import { KnownOperationTypeRule } from "./known-operation-type.js";
 import { checkLimitArguments } from "./limit-argument.js";
 import { preExecutionPlugin } from "./pre-execution.js";
 import type { Admission } from "../overload/admission.js";
@@ -38,9 +36,9 @@ export function createGraphQLServer(
     // stop GraphQL at once and re-raise the signal, killing the requests in flight.
     stopOnTerminationSignals: false,
     // Non-POST requests never reach Apollo (405); its landing page has no route to be served on.
-    // Depth and width (contract §5) are validation rules; `limit` and cost need the variables, and
-    // admission to execution (contract §12) comes last of all.
-    validationRules: [KnownOperationTypeRule, ...queryShapeRules],
+    // Documents are validated before Apollo (validation-stage.ts), in time linear in the document;
+    // `limit` and cost need the variables, and admission to execution (contract §12) comes last.
+    dangerouslyDisableValidation: true,
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
       preExecutionPlugin<RequestContext>([checkLimitArguments, checkCost, admissionStage(admission)]),

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
-import { ApiError } from "../errors/catalogue.js";
+import { ApiError, DocumentRefused } from "../errors/catalogue.js";
+import { graphqlRefusalType } from "./accept.js";
 import { failureResponse } from "./failure.js";
 
 /** Writes a failure as the contract's error response (and its log line, if it has one). */
@@ -7,7 +8,9 @@ export function sendFailure(res: Response, failure: unknown, logError: (line: st
   const { status, code, headers, body, logLine } = failureResponse(failure, res.locals.requestId);
   if (logLine !== undefined) logError(logLine);
   if (res.locals.report !== undefined) res.locals.report.code = code;
-  res.status(status).set(headers).type("application/json; charset=utf-8").send(JSON.stringify(body));
+  const type =
+    failure instanceof DocumentRefused ? graphqlRefusalType(res.req) : "application/json; charset=utf-8";
+  res.status(status).set(headers).type(type).send(JSON.stringify(body));
 }
 
 /** Refuses every method but POST on the GraphQL paths (contract §2). */

@@ -26,7 +26,7 @@ export function failureResponse(failure: unknown, requestId: string): FailureRes
     status: error.status,
     code: error.code,
     headers: error.headers,
-    body: errorBody(error.code, error.message, requestId),
+    body: errorBody(error, requestId),
     ...(!(failure instanceof ApiError) && {
       logLine: `request ${requestId} failed with ${error.code}: ${describeFailure(failure)}`,
     }),

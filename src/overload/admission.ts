@@ -23,25 +23,39 @@ export class AdmissionRefused extends Error {
 /** Gives back an execution slot (or a place in the queue); safe to call more than once. */
 export type Release = () => void;
 
+/** Estimated cost (contract §5) that one execution slot stands for: a query takes a slot per started 5,000. */
+export const COST_PER_SLOT = 5_000;
+
+/** Slots an execution of estimated `cost` occupies: 1 up to 4,999, 11 at the 50,000 limit. */
+export const slotsFor = (cost: number, executions: number): number =>
+  Math.min(executions, 1 + Math.floor(Math.max(0, cost) / COST_PER_SLOT));
+
 interface Waiter {
   keyId: string;
+  slots: number;
   grant: () => void;
   refuse: () => void;
   timer: NodeJS.Timeout;
 }
 
 /**
- * Admission to execution: a per-key cap counted from admission to the response's end, and an
- * instance cap on executions with a short queue. When a slot frees, the waiter whose key has the
- * fewest executions goes next (the oldest among equals), so a key flooding the queue does not
- * delay another key's request behind all of its own. Every operation costs O(keys waiting).
+ * Admission to execution: a per-key cap on requests, counted from admission to the response's
+ * end, and an instance cap on execution slots with a short queue. An execution takes slots in
+ * proportion to its estimated cost ({@link slotsFor}), so a few queries near the cost limit cannot
+ * hold every slot while light ones wait, and the number of heavy queries competing for Neo4j's CPU
+ * stays bounded. When slots free, the waiter whose key has the fewest executions goes next (the
+ * oldest among equals) among those that fit, so a key flooding the queue does not delay another
+ * key's request behind all of its own; a waiter that never fits is refused at its timeout. Every
+ * operation costs O(requests waiting), which the queue's length bounds.
  */
 export class Admission {
   /** Admitted requests per key: executing or queued. */
   private readonly perKey = new Map<string, number>();
   /** Executing requests per key. */
   private readonly running = new Map<string, number>();
-  private executing = 0;
+  /** Slots taken by executions in flight. */
+  private taken = 0;
+  private executions = 0;
   private readonly queue: Waiter[] = [];
 
   constructor(readonly settings: AdmissionSettings) {}
@@ -50,12 +64,13 @@ export class Admission {
    * Resolves with a release once the request may execute; rejects with {@link AdmissionRefused}
    * when a cap is reached or the wait is over (`cancel` aborted: the caller is gone).
    */
-  admit(keyId: string, cancel?: AbortSignal): Promise<Release> {
+  admit(keyId: string, cost = 0, cancel?: AbortSignal): Promise<Release> {
     const held = this.perKey.get(keyId) ?? 0;
     if (held >= this.settings.perKey) return Promise.reject(new AdmissionRefused("key_busy"));
-    if (this.executing < this.settings.executions) {
+    const slots = slotsFor(cost, this.settings.executions);
+    if (this.fits(slots)) {
       this.perKey.set(keyId, held + 1);
-      return Promise.resolve(this.start(keyId));
+      return Promise.resolve(this.start(keyId, slots));
     }
     if (this.queue.length >= this.settings.queueLength || cancel?.aborted === true) {
       return Promise.reject(new AdmissionRefused("instance_busy"));
@@ -64,10 +79,11 @@ export class Admission {
     return new Promise<Release>((resolve, reject) => {
       const waiter: Waiter = {
         keyId,
+        slots,
         grant: () => {
           clearTimeout(waiter.timer);
           cancel?.removeEventListener("abort", waiter.refuse);
-          resolve(this.start(keyId));
+          resolve(this.start(keyId, slots));
         },
         refuse: () => {
           clearTimeout(waiter.timer);
@@ -85,19 +101,25 @@ export class Admission {
     });
   }
 
-  /** Executions in flight and requests waiting, for metrics and tests. */
-  get load(): { executing: number; queued: number } {
-    return { executing: this.executing, queued: this.queue.length };
+  /** Executions in flight, the slots they take, and requests waiting: for metrics and tests. */
+  get load(): { executing: number; slots: number; queued: number } {
+    return { executing: this.executions, slots: this.taken, queued: this.queue.length };
   }
 
-  private start(keyId: string): Release {
-    this.executing++;
+  private fits(slots: number): boolean {
+    return this.taken + slots <= this.settings.executions;
+  }
+
+  private start(keyId: string, slots: number): Release {
+    this.taken += slots;
+    this.executions++;
     this.running.set(keyId, (this.running.get(keyId) ?? 0) + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.executing--;
+      this.taken -= slots;
+      this.executions--;
       this.decrement(this.running, keyId);
       this.leave(keyId);
       this.next();
@@ -114,19 +136,21 @@ export class Admission {
     else counts.delete(keyId);
   }
 
-  /** Hands a free slot to the queued request whose key has the fewest executions. */
+  /** Hands free slots to the queued requests that fit, fewest executions of their key first. */
   private next(): void {
-    if (this.executing >= this.settings.executions || this.queue.length === 0) return;
-    let chosen = 0;
-    let fewest = Infinity;
-    this.queue.forEach((waiter, index) => {
-      const running = this.running.get(waiter.keyId) ?? 0;
-      if (running < fewest) {
-        fewest = running;
-        chosen = index;
+    for (;;) {
+      let chosen: Waiter | undefined;
+      let fewest = Infinity;
+      for (const waiter of this.queue) {
+        const running = this.running.get(waiter.keyId) ?? 0;
+        if (running < fewest && this.fits(waiter.slots)) {
+          fewest = running;
+          chosen = waiter;
+        }
       }
-    });
-    const [waiter] = this.queue.splice(chosen, 1);
-    waiter?.grant();
+      if (chosen === undefined) return;
+      this.queue.splice(this.queue.indexOf(chosen), 1);
+      chosen.grant();
+    }
   }
 }

@@ -4,6 +4,8 @@ import { AdmissionRefused, type Admission } from "./admission.js";
 /** What the admission stage reads from a request. */
 export interface AdmissionContext {
   keyId: string;
+  /** The cost stage's estimate (contract §5). */
+  cost?: number;
   /** Aborted when the response is over (sent, or its connection gone). */
   responseDone: AbortSignal;
 }
@@ -12,17 +14,18 @@ export interface AdmissionContext {
 export const RETRY_AFTER_BUSY_SECONDS = 1;
 
 /**
- * The last stage before execution (contract §12): waits for an execution slot, or refuses with
+ * The last stage before execution (contract §12): waits for execution slots (as many as the
+ * estimated cost takes), or refuses with
  * `429 concurrency_limited` (the key's cap) or `503 service_unavailable` (the instance's cap and
  * queue), both with `Retry-After`. The slot is given back when the response is over, so the time
  * spent writing a large answer counts; a caller that hangs up while queued leaves the queue.
  */
 export function admissionStage(admission: Admission) {
   return async ({ contextValue }: { contextValue: AdmissionContext }): Promise<void> => {
-    const { keyId, responseDone } = contextValue;
+    const { keyId, cost, responseDone } = contextValue;
     let release;
     try {
-      release = await admission.admit(keyId, responseDone);
+      release = await admission.admit(keyId, cost, responseDone);
     } catch (error) {
       if (!(error instanceof AdmissionRefused)) throw error;
       throw refusal(error, admission);
@@ -34,7 +37,7 @@ export function admissionStage(admission: Admission) {
 
 function refusal({ refusal }: AdmissionRefused, admission: Admission): ApiError {
   const retryAfter = { "Retry-After": String(RETRY_AFTER_BUSY_SECONDS) };
-  const { perKey, executions } = admission.settings;
+  const { perKey, queueTimeoutMs } = admission.settings;
   return refusal === "key_busy"
     ? new ApiError(
         "concurrency_limited",
@@ -43,7 +46,7 @@ function refusal({ refusal }: AdmissionRefused, admission: Admission): ApiError 
       )
     : new ApiError(
         "service_unavailable",
-        `This instance is running as many queries as it may at once (${executions}) and its queue is full. Try again in ${RETRY_AFTER_BUSY_SECONDS} s.`,
+        `This instance is at its limit of queries in flight and could not start this one within ${queueTimeoutMs} ms. Try again in ${RETRY_AFTER_BUSY_SECONDS} s.`,
         retryAfter,
       );
 }

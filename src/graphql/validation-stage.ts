@@ -1,0 +1,72 @@
+import type { RequestHandler } from "express";
+import {
+  GraphQLError,
+  OverlappingFieldsCanBeMergedRule,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type GraphQLSchema,
+} from "graphql";
+import { DocumentRefused, ERROR_CATALOGUE, type ErrorCode, type Refusal } from "../errors/catalogue.js";
+import type { GraphQLRequestBody } from "../http/request-body.js";
+import { KnownOperationTypeRule } from "./known-operation-type.js";
+import { excessBracketNesting, MAX_BRACKET_NESTING, MAX_DEPTH, queryShapeRules } from "./query-shape.js";
+
+/**
+ * Every rule but graphql-js's field merging, in one pass: contract §5's depth and width first
+ * (the width rule reports when the document is entered), then the schema's rules and ours.
+ */
+const FIRST_PASS = [
+  ...queryShapeRules,
+  ...specifiedRules.filter((rule) => rule !== OverlappingFieldsCanBeMergedRule),
+  KnownOperationTypeRule,
+];
+
+/**
+ * Validation errors of `document`, each with its contract code, in time linear in the document:
+ * field merging, which compares every pair of fields with one response name (fragments inlined),
+ * runs only on documents that passed every other rule, depth and width included, which bound it.
+ */
+export function validationErrors(schema: GraphQLSchema, document: DocumentNode): readonly GraphQLError[] {
+  const errors = validate(schema, document, FIRST_PASS);
+  return errors.length > 0 ? errors : validate(schema, document, [OverlappingFieldsCanBeMergedRule]);
+}
+
+const isErrorCode = (code: unknown): code is ErrorCode => typeof code === "string" && code in ERROR_CATALOGUE;
+
+/**
+ * The validation stage, just before Apollo (whose own validation is off): refuses brackets nested
+ * deeper than any document within the limits (graphql-js's recursive parser would overflow its
+ * stack), parses the query and validates it ({@link validationErrors}). A refusal carries every
+ * error with its own code and location (contract §3). A document that does not parse goes on to
+ * Apollo, which answers `parse_error` in graphql-js's words.
+ */
+export function validateDocument(schema: GraphQLSchema): RequestHandler {
+  return (req, _res, next) => {
+    const { query } = req.body as GraphQLRequestBody;
+    const nesting = excessBracketNesting(query);
+    if (nesting !== undefined) {
+      const message = `Query nests brackets ${nesting.toLocaleString("en-US")} levels deep; the maximum is ${MAX_BRACKET_NESTING} (and ${MAX_DEPTH} levels of fields).`;
+      next(new DocumentRefused([{ code: "query_too_deep", message }]));
+      return;
+    }
+    let document;
+    try {
+      document = parse(query);
+    } catch (error) {
+      if (error instanceof GraphQLError) {
+        next();
+        return;
+      }
+      throw error;
+    }
+    const refusals = validationErrors(schema, document).map((error): Refusal => ({
+      code: isErrorCode(error.extensions.code) ? error.extensions.code : "validation_failed",
+      message: error.message,
+      ...(error.locations !== undefined && { locations: error.locations }),
+    }));
+    const [first, ...more] = refusals;
+    next(first === undefined ? undefined : new DocumentRefused([first, ...more]));
+  };
+}
