@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CONTRACT_QUOTA_LIMITS } from "./quota/policy.js";
+import { DEFAULTS } from "./contract.js";
 import type { QuotaSettings } from "./quota/quota.js";
 import type { AdmissionSettings } from "./overload/admission.js";
 
@@ -18,22 +18,27 @@ const EnvSchema = z.object({
   NEO4J_QUERY_TIMEOUT_MS: positiveMs.default(10_000),
   NEO4J_CONNECTION_TIMEOUT_MS: positiveMs.default(2_000),
   // Contract §4: a revoked key stops working within the cache's lifetime, at most 60 s.
-  API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(60_000),
+  API_KEY_CACHE_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(DEFAULTS.keyCacheMaxMs)
+    .default(DEFAULTS.keyCacheMaxMs),
   // Contract §2: a body not complete 10 s after the headers is refused (lowered only by tests).
-  REQUEST_BODY_TIMEOUT_MS: positiveMs.default(10_000),
+  REQUEST_BODY_TIMEOUT_MS: positiveMs.default(DEFAULTS.bodyTimeoutMs),
   // On SIGTERM/SIGINT: how long in-flight requests may take to finish before they are cut.
   SHUTDOWN_TIMEOUT_MS: positiveMs.default(10_000),
   // Prometheus metrics: unset, `/metrics` on the public port; set, on this port alone (same HOST).
   METRICS_PORT: port.optional(),
   // Contract §6: Redis holds the quota counters when set; the allowances are operator settings.
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
-  QUOTA_REQUESTS_PER_MINUTE: count.default(CONTRACT_QUOTA_LIMITS.requestsPerMinute),
-  QUOTA_REQUESTS_PER_DAY: count.default(CONTRACT_QUOTA_LIMITS.requestsPerDay),
-  QUOTA_GRAPHQL_QUERIES_PER_DAY: count.default(CONTRACT_QUOTA_LIMITS.graphqlQueriesPerDay),
+  QUOTA_REQUESTS_PER_MINUTE: count.default(DEFAULTS.quotas.requestsPerMinute),
+  QUOTA_REQUESTS_PER_DAY: count.default(DEFAULTS.quotas.requestsPerDay),
+  QUOTA_GRAPHQL_QUERIES_PER_DAY: count.default(DEFAULTS.quotas.graphqlQueriesPerDay),
   // Contract §12: requests one key may have executing at once (a benchmark raises it like the
   // quotas), and what this instance runs at once: executions in flight (each root field holds a
   // Neo4j connection, so keep it well under the driver's pool of 100), then a short queue.
-  QUOTA_CONCURRENT_REQUESTS_PER_KEY: count.default(8),
+  QUOTA_CONCURRENT_REQUESTS_PER_KEY: count.default(DEFAULTS.concurrentRequestsPerKey),
   MAX_CONCURRENT_EXECUTIONS: count.default(16),
   EXECUTION_QUEUE_LENGTH: z.coerce.number().int().min(0).default(32),
   EXECUTION_QUEUE_TIMEOUT_MS: positiveMs.max(1_000).default(250),

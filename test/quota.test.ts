@@ -2,12 +2,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { expect } from "chai";
 import { Redis } from "ioredis";
-import {
-  CONTRACT_QUOTA_LIMITS,
-  quotaWindows,
-  type QuotaLimits,
-  type QuotaWindow,
-} from "../src/quota/policy.js";
+import { DEFAULTS } from "../src/contract.js";
+import { quotaWindows, type QuotaLimits, type QuotaWindow } from "../src/quota/policy.js";
 import { createQuotaCounters, type QuotaCounters } from "../src/quota/quota.js";
 import { quotaCounterKey } from "../src/quota/redis-store.js";
 import { startService, testRedisUrl, type RunningService } from "./support/service.js";
@@ -17,7 +13,7 @@ const POLICY = '"minute";q=100;w=60, "day";q=10000;w=86400, "graphql-day";q=5000
 
 /** The Redis key of a key's counter for one window at `now` (the README's layout). */
 function counter(keyId: string, name: QuotaWindow["name"], now: number): string {
-  const window = quotaWindows(CONTRACT_QUOTA_LIMITS, now).find((candidate) => candidate.name === name);
+  const window = quotaWindows(DEFAULTS.quotas, now).find((candidate) => candidate.name === name);
   if (window === undefined) throw new Error(`no ${name} window`);
   return quotaCounterKey(keyId, window);
 }
@@ -40,7 +36,7 @@ describe("quotas (contract §6) against the real Redis", function () {
   const redis = new Redis(testRedisUrl);
   const opened: { counters: QuotaCounters; service: RunningService }[] = [];
 
-  async function serviceWithQuota(clock = testClock(), limits: QuotaLimits = CONTRACT_QUOTA_LIMITS) {
+  async function serviceWithQuota(clock = testClock(), limits: QuotaLimits = DEFAULTS.quotas) {
     const counters = createQuotaCounters({ limits, redisUrl: testRedisUrl }, () => undefined, clock.now);
     const service = await startService(undefined, { quota: counters.quota });
     opened.push({ counters, service });
@@ -184,7 +180,7 @@ describe("quotas (contract §6) against the real Redis", function () {
     const clock = testClock();
     const one = await serviceWithQuota(clock);
     const counters = createQuotaCounters(
-      { limits: CONTRACT_QUOTA_LIMITS, redisUrl: testRedisUrl },
+      { limits: DEFAULTS.quotas, redisUrl: testRedisUrl },
       () => undefined,
       clock.now,
     );
@@ -244,7 +240,7 @@ describe("quotas (contract §6) against the real Redis", function () {
       const lines: string[] = [];
       const clock = testClock();
       const counters = createQuotaCounters(
-        { limits: CONTRACT_QUOTA_LIMITS, redisUrl: `redis://127.0.0.1:${port}` },
+        { limits: DEFAULTS.quotas, redisUrl: `redis://127.0.0.1:${port}` },
         (line) => lines.push(line),
         clock.now,
       );

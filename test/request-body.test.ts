@@ -92,7 +92,9 @@ describe("request body checks on the wire", () => {
     expect(Buffer.byteLength(padded(65_536))).to.equal(65_536);
     const accepted = await post(padded(65_536));
     expect(accepted.status).to.equal(200);
-    expectError(await post(padded(65_537)), 413, "payload_too_large");
+    const refused = await post(padded(65_537));
+    expectError(refused, 413, "payload_too_large");
+    expect(refused.body.errors[0].message).to.equal("The request body is larger than 65,536 bytes.");
   });
 
   it("reads a streamed body of 65,536 bytes and cuts one off at byte 65,537, without reading on", async () => {
@@ -119,6 +121,10 @@ describe("request body checks on the wire", () => {
       expect(stalled.headers.connection).to.equal("close");
       expect(stalled.headers["content-type"]).to.equal("application/json; charset=utf-8");
       expect(stalled.body.errors[0]?.extensions.code).to.equal("request_timeout");
+      // The message states the timeout in force, not the contract's default.
+      expect((stalled.body.errors[0] as { message?: string }).message).to.equal(
+        "The request body did not arrive within 300 ms of its headers.",
+      );
       expect(stalled.headers.ratelimit).to.be.a("string"); // the key was admitted: it counts
       await stalled.closed;
       // A body that arrives in time is read as usual.
@@ -253,7 +259,9 @@ describe("request body checks on the wire", () => {
   it("accepts a query of 10,000 characters and refuses 10,001 with query_too_long", async () => {
     const query = (length: number) => "{ __typename }" + " ".repeat(length - 14);
     expect((await service.graphql(query(10_000))).status).to.equal(200);
-    expectError(await service.graphql(query(10_001)), 422, "query_too_long");
+    const refused = await service.graphql(query(10_001));
+    expectError(refused, 422, "query_too_long");
+    expect(refused.body.errors[0].message).to.equal("The query is longer than 10,000 characters.");
   });
 
   it("counts the query length in code points, not UTF-16 units or bytes", async () => {

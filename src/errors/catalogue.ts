@@ -1,6 +1,9 @@
 /**
  * Every failure code of the contract (§2, §3) with its HTTP status and default message — the only
- * place a code or its status is written. Messages say what was wrong and what the limit is.
+ * place a code or its status is written. The stages that refuse a request say what was wrong and
+ * what the limit in force is (a raised quota or a shorter body timeout is what their message
+ * says); the defaults here name no number, so none can disagree with a setting. This module
+ * imports nothing of the service's.
  */
 export const ERROR_CATALOGUE = {
   unauthorized: { status: 401, message: "A valid API key is required: send Authorization: Bearer <key>." },
@@ -10,25 +13,25 @@ export const ERROR_CATALOGUE = {
     message: "There is nothing here. The GraphQL endpoint is POST /api/v1/graphql (or POST /v1/graphql).",
   },
   method_not_allowed: { status: 405, message: "The GraphQL endpoint accepts POST requests only." },
-  request_timeout: { status: 408, message: "The request body did not arrive within 10 seconds." },
-  payload_too_large: { status: 413, message: "The request body is larger than 65,536 bytes." },
+  request_timeout: { status: 408, message: "The request body did not arrive in time." },
+  payload_too_large: { status: 413, message: "The request body is too large." },
   unsupported_media_type: {
     status: 415,
     message: "Send the request body as Content-Type: application/json.",
   },
   invalid_json: { status: 422, message: "The request body is not valid JSON." },
-  query_too_long: { status: 422, message: "The query is longer than 10,000 characters." },
+  query_too_long: { status: 422, message: "The query is too long." },
   parse_error: { status: 422, message: "The query is not valid GraphQL." },
   validation_failed: { status: 422, message: "The query does not match the schema." },
-  query_too_deep: { status: 422, message: "The query nests more than 8 levels." },
+  query_too_deep: { status: 422, message: "The query nests too deeply." },
   query_too_wide: { status: 422, message: "The query selects too many fields, aliases or directives." },
-  query_too_expensive: { status: 422, message: "The query's estimated cost is over 50,000." },
-  rate_limited: { status: 429, message: "This API key has made 100 requests this minute." },
-  daily_quota_exceeded: { status: 429, message: "This API key has made 10,000 requests today." },
-  graphql_quota_exceeded: { status: 429, message: "This API key has made 5,000 GraphQL queries today." },
+  query_too_expensive: { status: 422, message: "The query's estimated cost is over the limit." },
+  rate_limited: { status: 429, message: "This API key has made its most requests this minute." },
+  daily_quota_exceeded: { status: 429, message: "This API key has made its most requests today." },
+  graphql_quota_exceeded: { status: 429, message: "This API key has made its most GraphQL queries today." },
   concurrency_limited: {
     status: 429,
-    message: "This API key already has as many requests executing as it may at once. Try again in 1 s.",
+    message: "This API key already has as many requests executing as it may at once.",
   },
   // Generic on purpose: stacks, Cypher and driver messages never reach a caller (contract §3).
   internal_error: {
@@ -43,6 +46,10 @@ export const ERROR_CATALOGUE = {
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/** True when `code` is one of the catalogue's codes. */
+export const isErrorCode = (code: unknown): code is ErrorCode =>
+  typeof code === "string" && Object.hasOwn(ERROR_CATALOGUE, code);
 
 /** A failure the pipeline answers with a contract code instead of a GraphQL result. */
 export class ApiError extends Error {

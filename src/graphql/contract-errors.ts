@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from "@apollo/server";
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
-import { ERROR_CATALOGUE, type ErrorCode } from "../errors/catalogue.js";
+import { ERROR_CATALOGUE, isErrorCode, type ErrorCode } from "../errors/catalogue.js";
 import { failureResponse } from "../http/failure.js";
 
 /** Apollo's codes for request errors, and the contract code each one is (contract §3). */
@@ -10,8 +10,6 @@ const APOLLO_CODES: Readonly<Record<string, ErrorCode>> = {
   BAD_USER_INPUT: "validation_failed",
   OPERATION_RESOLUTION_FAILURE: "validation_failed",
 };
-
-const isErrorCode = (code: unknown): code is ErrorCode => typeof code === "string" && code in ERROR_CATALOGUE;
 
 /**
  * The contract code of a request error. Ours are raised with their code; Apollo overwrites the

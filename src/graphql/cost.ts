@@ -22,12 +22,11 @@ import {
   type SelectionSetNode,
 } from "graphql";
 import type { ErrorCode } from "../errors/catalogue.js";
+import { count, LIMITS } from "../contract.js";
 import { fragmentsByName } from "./fragments.js";
-import { LIMIT_DEFAULT } from "./limit-argument.js";
 import type { PreExecutionStage } from "./pre-execution.js";
 
-/** Contract §5: the most a query may be estimated to cost. */
-export const MAX_COST = 50_000;
+const MAX_COST = LIMITS.cost;
 
 /**
  * Contract §5's cost of one field, given its arguments and the cost of its selection: a scalar
@@ -44,7 +43,7 @@ function fieldCost(
   const type = getNullableType(field.type);
   if (isListType(type)) {
     const limit: unknown = args.limit;
-    return (typeof limit === "number" ? limit : LIMIT_DEFAULT) * (1 + childCost);
+    return (typeof limit === "number" ? limit : LIMITS.listLimit.default) * (1 + childCost);
   }
   return isCompositeType(getNamedType(type)) ? 1 + childCost : 0;
 }
@@ -144,9 +143,9 @@ export const checkCost: PreExecutionStage<CostContext> = ({
     throw error;
   }
   if (cost > MAX_COST) {
-    const estimate = Number.isFinite(cost) ? cost.toLocaleString("en-US") : "far more than that";
+    const estimate = Number.isFinite(cost) ? count(cost) : "far more than that";
     throw new GraphQLError(
-      `Query is estimated to cost ${estimate}; the limit is ${MAX_COST.toLocaleString("en-US")}. Lower the limit arguments or select fewer lists.`,
+      `Query is estimated to cost ${estimate}; the limit is ${count(MAX_COST)}. Lower the limit arguments or select fewer lists.`,
       { extensions: { code: "query_too_expensive" satisfies ErrorCode } },
     );
   }

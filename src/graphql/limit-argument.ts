@@ -13,13 +13,11 @@ import {
   type SelectionSetNode,
 } from "graphql";
 import type { ErrorCode } from "../errors/catalogue.js";
+import { LIMITS } from "../contract.js";
 import { fragmentsByName } from "./fragments.js";
 import type { PreExecutionStage } from "./pre-execution.js";
 
-export const LIMIT_MIN = 1;
-export const LIMIT_MAX = 100;
-/** The value of an absent or null `limit` (the typeDefs' default; their Cypher reads `null` as it). */
-export const LIMIT_DEFAULT = 20;
+const { min: LIMIT_MIN, max: LIMIT_MAX } = LIMITS.listLimit;
 
 /**
  * The `limit` arguments of the operation that lie outside 1..100, as literals or through variables

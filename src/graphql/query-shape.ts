@@ -11,16 +11,18 @@ import {
   type ValidationRule,
 } from "graphql";
 import type { ErrorCode } from "../errors/catalogue.js";
+import { count, LIMITS } from "../contract.js";
 import { fragmentsByName } from "./fragments.js";
 
 type ArmorConfig = NonNullable<ConstructorParameters<typeof ApolloArmor>[0]>;
 type RejectCallback = NonNullable<NonNullable<ArmorConfig["maxDepth"]>["onReject"]>[number];
 
-/** Contract §5's limits on a document's shape. */
-export const MAX_DEPTH = 8;
-export const MAX_FIELDS_PER_SELECTION_SET = 50;
-export const MAX_ALIASES = 30;
-export const MAX_DIRECTIVES = 50;
+const {
+  depth: MAX_DEPTH,
+  fieldsPerSelectionSet: MAX_FIELDS_PER_SELECTION_SET,
+  aliases: MAX_ALIASES,
+  directives: MAX_DIRECTIVES,
+} = LIMITS;
 
 /**
  * Reports Armor's rejection as the contract's error: Armor's own message starts "Syntax Error:"
@@ -111,7 +113,7 @@ export const MaxFieldsPerSelectionSetRule: ValidationRule = (context) => {
       if (widest === undefined) return;
       context.reportError(
         new GraphQLError(
-          `A selection set selects ${widest.count.toLocaleString("en")} fields (fragments included); the maximum is ${MAX_FIELDS_PER_SELECTION_SET}.`,
+          `A selection set selects ${count(widest.count)} fields (fragments included); the maximum is ${MAX_FIELDS_PER_SELECTION_SET}.`,
           { nodes: widest.selectionSet, extensions: { code: "query_too_wide" satisfies ErrorCode } },
         ),
       );

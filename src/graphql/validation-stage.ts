@@ -8,10 +8,11 @@ import {
   type DocumentNode,
   type GraphQLSchema,
 } from "graphql";
-import { DocumentRefused, ERROR_CATALOGUE, type ErrorCode, type Refusal } from "../errors/catalogue.js";
+import { DocumentRefused, isErrorCode, type Refusal } from "../errors/catalogue.js";
 import type { GraphQLRequestBody } from "../http/request-body.js";
 import { KnownOperationTypeRule } from "./known-operation-type.js";
-import { excessBracketNesting, MAX_BRACKET_NESTING, MAX_DEPTH, queryShapeRules } from "./query-shape.js";
+import { count, LIMITS } from "../contract.js";
+import { excessBracketNesting, MAX_BRACKET_NESTING, queryShapeRules } from "./query-shape.js";
 
 /**
  * Every rule but graphql-js's field merging, in one pass: contract §5's depth and width first
@@ -33,8 +34,6 @@ export function validationErrors(schema: GraphQLSchema, document: DocumentNode):
   return errors.length > 0 ? errors : validate(schema, document, [OverlappingFieldsCanBeMergedRule]);
 }
 
-const isErrorCode = (code: unknown): code is ErrorCode => typeof code === "string" && code in ERROR_CATALOGUE;
-
 /**
  * The validation stage, just before Apollo (whose own validation is off): refuses brackets nested
  * deeper than any document within the limits (graphql-js's recursive parser would overflow its
@@ -47,7 +46,7 @@ export function validateDocument(schema: GraphQLSchema): RequestHandler {
     const { query } = req.body as GraphQLRequestBody;
     const nesting = excessBracketNesting(query);
     if (nesting !== undefined) {
-      const message = `Query nests brackets ${nesting.toLocaleString("en-US")} levels deep; the maximum is ${MAX_BRACKET_NESTING} (and ${MAX_DEPTH} levels of fields).`;
+      const message = `Query nests brackets ${count(nesting)} levels deep; the maximum is ${MAX_BRACKET_NESTING} (and ${LIMITS.depth} levels of fields).`;
       next(new DocumentRefused([{ code: "query_too_deep", message }]));
       return;
     }

@@ -1,11 +1,16 @@
 import type { Readable, Transform } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import type { Request, RequestHandler } from "express";
+import { count, LIMITS } from "../contract.js";
 import { ApiError } from "../errors/catalogue.js";
 
+/** A duration as the 408 message says it: `10 seconds`, `250 ms`. */
+const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} seconds` : `${ms} ms`);
 /** Contract §5: the body limit (after content decoding) and the query length in code points. */
-export const MAX_BODY_BYTES = 65_536;
-export const MAX_QUERY_CHARACTERS = 10_000;
+const MAX_BODY_BYTES = LIMITS.bodyBytes;
+const MAX_QUERY_CHARACTERS = LIMITS.queryCharacters;
+const tooLarge = () =>
+  new ApiError("payload_too_large", `The request body is larger than ${count(MAX_BODY_BYTES)} bytes.`);
 
 /** Contract §2: the content codings a request body may use. */
 const ACCEPTED_ENCODINGS = new Set(["identity", "gzip", "deflate", "br"]);
@@ -50,7 +55,7 @@ export const refuseAnnouncedOversizedBody: RequestHandler = (req, res, next) => 
   const length = Number(req.get("content-length"));
   if (contentCoding(req) === "identity" && length > MAX_BODY_BYTES) {
     res.set("Connection", "close");
-    next(new ApiError("payload_too_large"));
+    next(tooLarge());
     return;
   }
   next();
@@ -100,13 +105,18 @@ export function readBodyText(timeoutMs: number): RequestHandler {
 
     const deadline = setTimeout(
       () => {
-        settle(new ApiError("request_timeout"));
+        settle(
+          new ApiError(
+            "request_timeout",
+            `The request body did not arrive within ${seconds(timeoutMs)} of its headers.`,
+          ),
+        );
       },
       Math.max(0, res.locals.receivedAt + timeoutMs - performance.now()),
     );
     source.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) settle(new ApiError("payload_too_large"));
+      if (size > MAX_BODY_BYTES) settle(tooLarge());
       else chunks.push(chunk);
     });
     source.once("end", () => {
@@ -142,7 +152,12 @@ export function parseRequestBody(text: string): GraphQLRequestBody {
     throw new ApiError("invalid_json", text.trim() === "" ? "The request body is empty." : undefined);
   }
   const body = checkShape(value);
-  if (exceedsCodePoints(body.query, MAX_QUERY_CHARACTERS)) throw new ApiError("query_too_long");
+  if (exceedsCodePoints(body.query, MAX_QUERY_CHARACTERS)) {
+    throw new ApiError(
+      "query_too_long",
+      `The query is longer than ${count(MAX_QUERY_CHARACTERS)} characters.`,
+    );
+  }
   if (body.query.trim() === "") throw new ApiError("parse_error", "The query is empty.");
   return body;
 }

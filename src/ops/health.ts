@@ -1,4 +1,5 @@
 import { Router } from "express";
+import type { RedisStatus } from "../quota/quota.js";
 
 /** What `/readyz` asks about; each answer is quick and never throws. */
 export interface Readiness {
@@ -7,8 +8,6 @@ export interface Readiness {
   /** The quota store: Redis up or down (quotas fail open, so not required), or no Redis at all. */
   redis: () => RedisStatus;
 }
-
-export type RedisStatus = "up" | "down" | "not configured";
 
 /**
  * `/healthz`: the process is alive (no dependency is asked, so a slow database never gets a

@@ -2,14 +2,14 @@ import { Router } from "express";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { ErrorCode } from "../errors/catalogue.js";
 import { QUOTA_REFUSAL_CODES } from "../quota/policy.js";
-import type { RedisStatus } from "./health.js";
+import type { RedisStatus } from "../quota/quota.js";
 import type { RequestLogEntry } from "./request-log.js";
 
 /** Which quota window each 429 code stands for. */
-const QUOTA_WINDOWS: ReadonlyMap<string, string> = new Map(
+const QUOTA_WINDOWS: ReadonlyMap<ErrorCode, string> = new Map(
   Object.entries(QUOTA_REFUSAL_CODES).map(([window, code]) => [code, window]),
 );
-const AUTH_FAILURES = new Set<string>(["unauthorized", "insufficient_scope"] satisfies ErrorCode[]);
+const AUTH_FAILURES: ReadonlySet<ErrorCode> = new Set(["unauthorized", "insufficient_scope"] as const);
 
 const SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** Contract §5: cost is at most 50,000 for a query that runs. */
@@ -112,11 +112,12 @@ export function createMetrics({
     observeRequest(entry) {
       const path = pathLabel(entry.path);
       const status = String(entry.status);
-      const code = entry.code ?? "";
-      requests.inc({ path, method: entry.method, status, code });
+      const { code } = entry;
+      requests.inc({ path, method: entry.method, status, code: code ?? "" });
       duration.observe({ path, status }, entry.durationMs / 1000);
       if (entry.executionMs !== undefined) execution.observe(entry.executionMs / 1000);
       if (entry.cost !== undefined) cost.observe(entry.cost);
+      if (code === undefined) return;
       const window = QUOTA_WINDOWS.get(code);
       if (window !== undefined) quotaRefusals.inc({ window });
       if (AUTH_FAILURES.has(code)) authFailures.inc({ code });

@@ -1,10 +1,11 @@
 import type { ApolloServerPlugin } from "@apollo/server";
 import type { RequestHandler } from "express";
+import { isErrorCode, type ErrorCode } from "../errors/catalogue.js";
 
 /** What the stages learn about a request for its log line; filled in as it goes. */
 export interface RequestReport {
   /** The contract error code answered, if any (the first one, for several validation errors). */
-  code?: string;
+  code?: ErrorCode;
   /** The estimated cost of the operation that ran. */
   cost?: number;
   /** Time spent executing the operation: translating it to Cypher and running it in Neo4j. */
@@ -18,7 +19,7 @@ export interface RequestLogEntry {
   method: string;
   path: string;
   status: number;
-  code?: string;
+  code?: ErrorCode;
   cost?: number;
   durationMs: number;
   executionMs?: number;
@@ -72,7 +73,7 @@ export const requestReportPlugin: ApolloServerPlugin<{ report: RequestReport; co
         if (cost !== undefined) report.cost = cost;
         if (response.body.kind === "single") {
           const code = response.body.singleResult.errors?.[0]?.extensions?.code;
-          if (typeof code === "string") report.code = code;
+          if (isErrorCode(code)) report.code = code;
         }
         return Promise.resolve();
       },

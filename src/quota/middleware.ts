@@ -1,4 +1,5 @@
 import type { RequestHandler } from "express";
+import { count } from "../contract.js";
 import { ApiError } from "../errors/catalogue.js";
 import { rateLimitHeaders, type WindowState } from "./policy.js";
 import type { Quota } from "./quota.js";
@@ -28,7 +29,7 @@ export function enforceQuota(quota: Quota): RequestHandler {
         return;
       }
       const { window, resetSeconds } = refusedBy;
-      const message = `${REFUSALS[window.name](window.limit.toLocaleString("en-US"))} Try again in ${resetSeconds} s.`;
+      const message = `${REFUSALS[window.name](count(window.limit))} Try again in ${resetSeconds} s.`;
       next(new ApiError(window.code, message, { "Retry-After": String(resetSeconds) }));
     }, next);
   };

@@ -7,12 +7,6 @@ export interface QuotaLimits {
   graphqlQueriesPerDay: number;
 }
 
-export const CONTRACT_QUOTA_LIMITS: QuotaLimits = {
-  requestsPerMinute: 100,
-  requestsPerDay: 10_000,
-  graphqlQueriesPerDay: 5_000,
-};
-
 /** One fixed window of one policy, at the moment a request arrives. */
 export interface QuotaWindow {
   /** The policy's name in the `RateLimit` headers and in the Redis key. */

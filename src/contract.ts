@@ -1,0 +1,35 @@
+// The public contract's numbers (docs/api.md), in one leaf module: the stages that enforce them
+// and the configuration's defaults import them from here, and messages are written from them (or
+// from the operator's settings in force, where a setting may change them).
+
+/** Limits on a request (contract §2, §5). */
+export const LIMITS = {
+  /** Request body, after any content decoding. */
+  bodyBytes: 65_536,
+  /** `query`, in Unicode code points. */
+  queryCharacters: 10_000,
+  /** Field levels: a root field is level 1, a leaf counts. */
+  depth: 8,
+  /** Field selections in any one selection set, fragments inlined. */
+  fieldsPerSelectionSet: 50,
+  aliases: 30,
+  directives: 50,
+  /** Estimated cost (§5's rule). */
+  cost: 50_000,
+  /** `limit` on a list field: range and the value of an absent or null one. */
+  listLimit: { min: 1, max: 100, default: 20 },
+} as const;
+
+/** Defaults of what an operator may set (contract §2, §4, §6, §12). */
+export const DEFAULTS = {
+  /** A body not complete this long after its headers is refused (408). */
+  bodyTimeoutMs: 10_000,
+  /** A revoked key stops working within this long (the key cache's longest lifetime). */
+  keyCacheMaxMs: 60_000,
+  quotas: { requestsPerMinute: 100, requestsPerDay: 10_000, graphqlQueriesPerDay: 5_000 },
+  /** Requests one key may have executing at once. */
+  concurrentRequestsPerKey: 8,
+} as const;
+
+/** A count as messages write it: `65,536`. */
+export const count = (n: number): string => n.toLocaleString("en-US");
