@@ -3,6 +3,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import type { Request, RequestHandler } from "express";
 import { count, LIMITS } from "../contract.js";
 import { ApiError } from "../errors/catalogue.js";
+import { closeAfterDiscarding, LINGER_AFTER_REFUSAL } from "./linger.js";
 
 /** A duration as the 408 message says it: `10 seconds`, `250 ms`. */
 const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} seconds` : `${ms} ms`);
@@ -48,13 +49,15 @@ export const requireJsonBody: RequestHandler = (req, _res, next) => {
 
 /**
  * 413 from `Content-Length` alone: body-parser would read an oversized body to its end before
- * refusing it, so an announced one is refused unread and the connection closed. (With a content
- * coding the header counts encoded bytes; the decoded size is checked while reading.)
+ * refusing it, so an announced one is refused unread, and the connection closed once what the
+ * client still sends is dropped ({@link closeAfterDiscarding}). (With a content coding the header
+ * counts encoded bytes; the decoded size is checked while reading.)
  */
 export const refuseAnnouncedOversizedBody: RequestHandler = (req, res, next) => {
   const length = Number(req.get("content-length"));
   if (contentCoding(req) === "identity" && length > MAX_BODY_BYTES) {
     res.set("Connection", "close");
+    closeAfterDiscarding(req, LINGER_AFTER_REFUSAL);
     next(tooLarge());
     return;
   }
@@ -90,7 +93,10 @@ export function readBodyText(timeoutMs: number): RequestHandler {
       source.removeAllListeners("data");
       if (decoder !== undefined) req.unpipe(decoder);
       if (error !== undefined) {
-        if (error.status !== 422) res.set("Connection", "close");
+        if (error.status !== 422) {
+          res.set("Connection", "close");
+          closeAfterDiscarding(req, LINGER_AFTER_REFUSAL);
+        }
         next(error);
         return;
       }
