@@ -14,6 +14,7 @@ import { connectNeo4j, LOCAL_INSTANCE } from "./neo4j/connect.js";
 import { explainStartupFailure } from "./neo4j/errors.js";
 import { isNeo4jReachable } from "./neo4j/reachable.js";
 import { timedDriver } from "./neo4j/timed-driver.js";
+import { boundedDriver } from "./neo4j/deadline.js";
 import { createMetrics } from "./ops/metrics.js";
 import { Admission } from "./overload/admission.js";
 
@@ -53,7 +54,7 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
   const counters = createQuotaCounters(config.quota, log);
   const metrics = createMetrics({ graphqlPaths: GRAPHQL_PATHS, redisStatus: counters.redisStatus });
   const schema = await buildSchema(
-    timedDriver(driver, metrics.observeNeo4jTransaction),
+    timedDriver(boundedDriver(driver, config.neo4j.queryTimeoutMs), metrics.observeNeo4jTransaction),
     database,
     extraTypeDefs,
   ).catch(async (error: unknown) => {

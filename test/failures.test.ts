@@ -165,6 +165,41 @@ describe("when the database accepts connections but never answers (starting up, 
   });
 });
 
+describe("when the database stops answering on an open connection (restarting, hung)", function () {
+  this.timeout(60_000);
+  const stalledLog: string[] = [];
+  let proxy: TcpProxy;
+  let driver: Driver;
+  let stalled: RunningService;
+
+  before(async () => {
+    proxy = await startTcpProxy(Number(new URL(testBoltUri()).port));
+    const config = loadConfig({ NEO4J_URI: `bolt://127.0.0.1:${proxy.port}`, NEO4J_PASSWORD: testPassword });
+    ({ driver } = await connectNeo4j(config, () => undefined));
+    // The service's own driver stack (startService wraps it as the service does), a 1 s query timeout.
+    stalled = await startService(driver, {
+      queryTimeoutMs: 1_000,
+      logError: (line) => stalledLog.push(line),
+    });
+    expect((await stalled.graphql("{ topics(limit: 1) { id } }")).status).to.equal(200); // a pooled connection
+    proxy.stall();
+  });
+  after(async () => {
+    await proxy.stop();
+    await stalled.close();
+    await driver.close();
+  });
+
+  it("answers 503 service_unavailable at the query timeout plus the margin, not whenever Neo4j answers", async () => {
+    const response = await stalled.graphql("{ topics(limit: 1) { id } }");
+    expectContractError(response, 503, "service_unavailable");
+    expect(response.headers.get("retry-after")).to.equal("5");
+    expect(stalledLog.join("\n")).to.match(
+      /failed with service_unavailable: Neo4jDidNotAnswer: Neo4j did not answer within 3000 ms\./,
+    );
+  });
+});
+
 describe("start-up failures say which setting to check, in one line", function () {
   this.timeout(60_000);
 

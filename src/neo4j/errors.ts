@@ -1,4 +1,5 @@
 import { Neo4jError } from "neo4j-driver";
+import { Neo4jDidNotAnswer } from "./deadline.js";
 
 /** Driver codes for "the database cannot be reached" (as opposed to a query that failed). */
 const UNAVAILABLE_CODES = new Set(["ServiceUnavailable", "SessionExpired"]);
@@ -9,14 +10,20 @@ const TIMEOUT_CODES = new Set([
   "Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration",
 ]);
 
-/** The driver error behind `error`, through GraphQL's `originalError` and `cause` wrappers. */
-export function findNeo4jError(error: unknown): Neo4jError | undefined {
-  for (let current = error, depth = 0; current instanceof Error && depth < 10; depth++) {
-    if (current instanceof Neo4jError) return current;
+/** `error` and the errors it wraps, through GraphQL's `originalError` and `cause` (10 at most). */
+function causes(error: unknown): Error[] {
+  const chain: Error[] = [];
+  for (let current = error; current instanceof Error && chain.length < 10;) {
+    chain.push(current);
     const wrapper = current as Error & { originalError?: unknown };
     current = wrapper.originalError ?? wrapper.cause;
   }
-  return undefined;
+  return chain;
+}
+
+/** The driver error behind `error`, through GraphQL's `originalError` and `cause` wrappers. */
+export function findNeo4jError(error: unknown): Neo4jError | undefined {
+  return causes(error).find((cause): cause is Neo4jError => cause instanceof Neo4jError);
 }
 
 /**
@@ -27,6 +34,7 @@ const CONNECTION_WAIT_TIMEOUTS = /^(Connection acquisition timed out|Failed to e
 
 /** True when the error says Neo4j cannot be reached right now (503, not 500). */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  if (causes(error).some((cause) => cause instanceof Neo4jDidNotAnswer)) return true;
   const found = findNeo4jError(error);
   if (found === undefined) return false;
   return UNAVAILABLE_CODES.has(found.code) || CONNECTION_WAIT_TIMEOUTS.test(found.message);

@@ -4,6 +4,7 @@ import type { GraphQLSchema } from "graphql";
 import type { Driver } from "neo4j-driver";
 import { createApp, GRAPHQL_PATHS } from "../../src/app.js";
 import { timedDriver } from "../../src/neo4j/timed-driver.js";
+import { boundedDriver } from "../../src/neo4j/deadline.js";
 import { createMetrics } from "../../src/ops/metrics.js";
 import { isNeo4jReachable } from "../../src/neo4j/reachable.js";
 import type { Readiness } from "../../src/ops/health.js";
@@ -93,7 +94,11 @@ export async function startService(
   const redisStatus = options.redisStatus ?? (() => sharedCounters?.redisStatus() ?? "not configured");
   const metrics = createMetrics({ graphqlPaths: GRAPHQL_PATHS, redisStatus });
   const schema =
-    options.schema ?? (await buildSchema(timedDriver(driver, metrics.observeNeo4jTransaction), testDatabase));
+    options.schema ??
+    (await buildSchema(
+      timedDriver(boundedDriver(driver, options.queryTimeoutMs ?? 10_000), metrics.observeNeo4jTransaction),
+      testDatabase,
+    ));
   const keys = new ApiKeyStore(testDriver(), testDatabase);
   const { key, record } = await keys.create("test suite", ["read"]);
   const { app, stop } = await createApp({

@@ -12,10 +12,16 @@ export interface TcpProxy {
    * a database that is starting up or hung. {@link resume} after {@link stop} ends it.
    */
   silence(): void;
+  /**
+   * Keeps every open connection open but stops passing bytes on them, and answers no new one:
+   * a database that stops answering in the middle of a conversation (restarting, hung).
+   */
+  stall(): void;
 }
 
 export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
+  const pairs = new Set<[Socket, Socket]>();
   let silent = false;
   const track = (socket: Socket) => {
     sockets.add(socket);
@@ -28,6 +34,9 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
     const upstream = connect(targetPort, "127.0.0.1");
     track(upstream);
     client.pipe(upstream).pipe(client);
+    const pair: [Socket, Socket] = [client, upstream];
+    pairs.add(pair);
+    client.on("close", () => pairs.delete(pair));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
@@ -41,6 +50,13 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
     silence() {
       silent = true;
       for (const socket of sockets) socket.destroy();
+    },
+    stall() {
+      silent = true;
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+      }
     },
     async resume() {
       silent = false;

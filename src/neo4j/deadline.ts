@@ -1,0 +1,55 @@
+import type { Driver, ManagedTransaction, Session } from "neo4j-driver";
+import { overriding, type TransactionConfig } from "./timed-driver.js";
+
+/**
+ * Neo4j did not answer a transaction within its timeout plus the margin: it is restarting,
+ * hung, or unreachable behind a connection that stays open. A 503, like a stopped database.
+ */
+export class Neo4jDidNotAnswer extends Error {
+  override name = "Neo4jDidNotAnswer";
+}
+
+/** How long past its transaction timeout a transaction may go before the request stops waiting. */
+export const DEADLINE_MARGIN_MS = 2_000;
+
+/**
+ * The driver the GraphQL library uses, with a deadline on every transaction function: its
+ * transaction timeout (the server's to enforce, 504) plus {@link DEADLINE_MARGIN_MS}. The server
+ * cannot enforce anything while it is starting up or hung, and the driver waits on an open
+ * connection for as long as it takes, so past the deadline the transaction is abandoned
+ * ({@link Neo4jDidNotAnswer}) and its session closed in the background. Contract §2: every
+ * request is answered within the query timeout plus a few seconds, whatever the database does.
+ */
+export function boundedDriver(driver: Driver, defaultTimeoutMs: number): Driver {
+  return overriding(driver, {
+    session: (...args: Parameters<Driver["session"]>) => {
+      const session = driver.session(...args);
+      let abandoned = false;
+      const bounded =
+        (method: "executeRead" | "executeWrite") =>
+        <T>(work: (tx: ManagedTransaction) => Promise<T> | T, config?: TransactionConfig): Promise<T> => {
+          const ms = Number(config?.timeout ?? defaultTimeoutMs) + DEADLINE_MARGIN_MS;
+          let timer: NodeJS.Timeout | undefined;
+          const deadline = new Promise<never>((_resolve, reject) => {
+            timer = setTimeout(() => {
+              abandoned = true;
+              reject(new Neo4jDidNotAnswer(`Neo4j did not answer within ${ms} ms.`));
+            }, ms);
+          });
+          return Promise.race([session[method](work, config), deadline]).finally(() => {
+            clearTimeout(timer);
+          });
+        };
+      return overriding<Session>(session, {
+        executeRead: bounded("executeRead"),
+        executeWrite: bounded("executeWrite"),
+        // An abandoned session may wait on its connection for as long as Neo4j stays silent.
+        close: () => {
+          if (!abandoned) return session.close();
+          session.close().catch(() => undefined);
+          return Promise.resolve();
+        },
+      });
+    },
+  });
+}
