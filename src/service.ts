@@ -14,7 +14,7 @@ import { connectNeo4j, LOCAL_INSTANCE } from "./neo4j/connect.js";
 import { explainStartupFailure } from "./neo4j/errors.js";
 import { isNeo4jReachable } from "./neo4j/reachable.js";
 import { timedDriver } from "./neo4j/timed-driver.js";
-import { boundedDriver } from "./neo4j/deadline.js";
+import { boundedDriver, DEADLINE_MARGIN_MS } from "./neo4j/deadline.js";
 import { createMetrics } from "./ops/metrics.js";
 import { Admission } from "./overload/admission.js";
 
@@ -44,7 +44,7 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
     }
   }
 
-  const keys = new ApiKeyStore(driver, database);
+  const keys = new ApiKeyStore(driver, database, config.neo4j.connectionTimeoutMs + DEADLINE_MARGIN_MS);
   let demoKey: string | undefined;
   if (local) {
     const { ensureDemoKey } = await import("./local-neo4j/demo-key.js");

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import type { Driver } from "neo4j-driver";
 import { hashApiKey } from "../src/auth/api-key.js";
+import { ApiKeyStore } from "../src/auth/api-key-store.js";
 import { loadConfig } from "../src/config.js";
 import { runServiceToExit } from "./support/service-process.js";
 import { buildSchema } from "../src/graphql/schema.js";
@@ -197,6 +198,15 @@ describe("when the database stops answering on an open connection (restarting, h
     expect(stalledLog.join("\n")).to.match(
       /failed with service_unavailable: Neo4jDidNotAnswer: Neo4j did not answer within 3000 ms\./,
     );
+  });
+
+  it("gives up a key lookup on the silent connection too, as unavailable", async () => {
+    const keys = new ApiKeyStore(driver, testDatabase, 500);
+    const lookup = await keys.findByHash("0".repeat(64)).then(
+      () => "answered",
+      (error: unknown) => (error instanceof Error ? error.name : "thrown"),
+    );
+    expect(lookup).to.equal("Neo4jDidNotAnswer");
   });
 });
 

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Driver } from "neo4j-driver";
+import { answerWithin } from "../neo4j/deadline.js";
 import { generateApiKey, hashApiKey } from "./api-key.js";
 
 /** What the service knows of a key: never the key, and the hash only inside the store. */
@@ -19,6 +20,8 @@ export class ApiKeyStore {
   constructor(
     private readonly driver: Driver,
     private readonly database: string,
+    /** How long a lookup may wait for Neo4j before it fails as unavailable (no bound if unset). */
+    private readonly lookupTimeoutMs?: number,
   ) {}
 
   /** Creates a key and returns it with its record: the only time the key exists in clear. */
@@ -55,11 +58,14 @@ export class ApiKeyStore {
 
   /** The record and stored hash of the key with this hash, if any (revoked ones included). */
   async findByHash(hash: string): Promise<(ApiKeyRecord & { hash: string }) | undefined> {
-    const { records } = await this.driver.executeQuery(
+    const lookup = this.driver.executeQuery(
       `MATCH (k:ApiKey {hash: $hash}) RETURN ${RECORD}, k.hash AS hash LIMIT 1`,
       { hash },
       { database: this.database, routing: "READ" },
     );
+    // A request authenticates before anything else: a silent database must not hold it forever.
+    const { records } =
+      this.lookupTimeoutMs === undefined ? await lookup : await answerWithin(lookup, this.lookupTimeoutMs);
     const row = records[0];
     return row === undefined
       ? undefined

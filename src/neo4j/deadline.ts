@@ -13,6 +13,27 @@ export class Neo4jDidNotAnswer extends Error {
 export const DEADLINE_MARGIN_MS = 2_000;
 
 /**
+ * `work`'s outcome, or {@link Neo4jDidNotAnswer} once `ms` have passed (`onGiveUp` runs then).
+ * The work goes on in the background; its late outcome is ignored.
+ */
+export function answerWithin<T>(
+  work: Promise<T>,
+  ms: number,
+  onGiveUp: () => void = () => undefined,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      onGiveUp();
+      reject(new Neo4jDidNotAnswer(`Neo4j did not answer within ${ms} ms.`));
+    }, ms);
+  });
+  return Promise.race([work, deadline]).finally(() => {
+    clearTimeout(timer);
+  });
+}
+
+/**
  * The driver the GraphQL library uses, with a deadline on every transaction function: its
  * transaction timeout (the server's to enforce, 504) plus {@link DEADLINE_MARGIN_MS}. The server
  * cannot enforce anything while it is starting up or hung, and the driver waits on an open
@@ -29,15 +50,8 @@ export function boundedDriver(driver: Driver, defaultTimeoutMs: number): Driver 
         (method: "executeRead" | "executeWrite") =>
         <T>(work: (tx: ManagedTransaction) => Promise<T> | T, config?: TransactionConfig): Promise<T> => {
           const ms = Number(config?.timeout ?? defaultTimeoutMs) + DEADLINE_MARGIN_MS;
-          let timer: NodeJS.Timeout | undefined;
-          const deadline = new Promise<never>((_resolve, reject) => {
-            timer = setTimeout(() => {
-              abandoned = true;
-              reject(new Neo4jDidNotAnswer(`Neo4j did not answer within ${ms} ms.`));
-            }, ms);
-          });
-          return Promise.race([session[method](work, config), deadline]).finally(() => {
-            clearTimeout(timer);
+          return answerWithin(session[method](work, config), ms, () => {
+            abandoned = true;
           });
         };
       return overriding<Session>(session, {
