@@ -1,0 +1,185 @@
+// Pure units of the pipeline's stages, both sides of every boundary, no database or network:
+// body parsing, the bracket scan, depth and width, `limit`, the cost estimate, quota arithmetic.
+import { Neo4jGraphQL } from "@neo4j/graphql";
+import { expect } from "chai";
+import { getOperationAST, parse, type GraphQLSchema } from "graphql";
+import { ApiError } from "../src/errors/catalogue.js";
+import { estimateCost } from "../src/graphql/cost.js";
+import { findLimitViolations } from "../src/graphql/limit-argument.js";
+import { excessBracketNesting, MAX_BRACKET_NESTING } from "../src/graphql/query-shape.js";
+import { readTypeDefs } from "../src/graphql/schema.js";
+import { validationErrors } from "../src/graphql/validation-stage.js";
+import { parseRequestBody } from "../src/http/request-body.js";
+import { decide, quotaWindows } from "../src/quota/policy.js";
+
+/** The code `parseRequestBody` refuses `text` with, or "accepted". */
+function bodyOutcome(text: string): string {
+  try {
+    parseRequestBody(text);
+    return "accepted";
+  } catch (error) {
+    if (error instanceof ApiError) return error.code;
+    throw error;
+  }
+}
+
+describe("parseRequestBody (pure)", () => {
+  it("counts the query in code points: 10,000 pass, 10,001 are query_too_long", () => {
+    const body = (length: number) => JSON.stringify({ query: "{ __typename } #" + "😀".repeat(length - 16) });
+    expect(bodyOutcome(body(10_000))).to.equal("accepted");
+    expect(bodyOutcome(body(10_001))).to.equal("query_too_long");
+  });
+
+  it("refuses what is not strict JSON, then what is not a request object, in that order", () => {
+    expect(bodyOutcome("")).to.equal("invalid_json");
+    expect(bodyOutcome('{"query": "{ a }"} x')).to.equal("invalid_json");
+    expect(bodyOutcome('{"query": "a\nb"}')).to.equal("invalid_json");
+    expect(bodyOutcome('[{"query": "{ a }"}]')).to.equal("validation_failed");
+    expect(bodyOutcome('{"query": 1}')).to.equal("validation_failed");
+    expect(bodyOutcome('{"query": "{ a }", "variables": []}')).to.equal("validation_failed");
+    expect(bodyOutcome('{"query": "{ a }", "extensions": {"persistedQuery": {}}}')).to.equal(
+      "validation_failed",
+    );
+    expect(bodyOutcome('{"query": "  "}')).to.equal("parse_error");
+    expect(
+      bodyOutcome('{"query": "{ a }", "variables": null, "operationName": null, "extensions": null}'),
+    ).to.equal("accepted");
+  });
+});
+
+describe("the validation stage's pure parts", () => {
+  let schema: GraphQLSchema;
+  before(async () => {
+    schema = await new Neo4jGraphQL({ typeDefs: await readTypeDefs() }).getSchema();
+  });
+  const codes = (query: string) =>
+    validationErrors(schema, parse(query)).map((error) =>
+      typeof error.extensions.code === "string" ? error.extensions.code : "validation_failed",
+    );
+  /** `{ topics { decisions { topic { … } } } }` with `levels` field levels. */
+  const nested = (levels: number) => {
+    const names = [
+      "topics",
+      "decisions",
+      "topic",
+      "decisions",
+      "topic",
+      "decisions",
+      "topic",
+      "decisions",
+      "topic",
+    ];
+    return "{ " + names.slice(0, levels - 1).join(" { ") + " { id" + " }".repeat(levels - 1) + " }";
+  };
+
+  it("scans brackets without recursion: 64 levels pass, 65 are reported with their count", () => {
+    const list = (depth: number) => `{ topics(limit: ${"[".repeat(depth)}1${"]".repeat(depth)}) { id } }`;
+    expect(excessBracketNesting(list(MAX_BRACKET_NESTING - 1))).to.equal(undefined); // plus the braces: 64
+    expect(excessBracketNesting(list(MAX_BRACKET_NESTING))).to.equal(65);
+    expect(excessBracketNesting(list(5_000))).to.equal(5_001);
+    expect(excessBracketNesting('{ a(s: "[[[[") }')).to.equal(undefined); // inside a string
+    expect(excessBracketNesting('{ "unterminated')).to.equal(undefined); // the parser reports that
+  });
+
+  it("passes 8 field levels and refuses 9 with query_too_deep", () => {
+    expect(codes(nested(8))).to.deep.equal([]);
+    expect(codes(nested(9))).to.deep.equal(["query_too_deep"]);
+  });
+
+  it("passes 50 fields in a selection set and refuses 51, fragments inlined, with query_too_wide", () => {
+    const width = (n: number) =>
+      `{ topics { ...F } } fragment F on Topic { ${Array(n).fill("id").join(" ")} }`;
+    expect(codes(width(50))).to.deep.equal([]);
+    expect(codes(width(51))).to.deep.equal(["query_too_wide"]);
+  });
+
+  it("passes 30 aliases and 50 directives, and refuses 31 and 51 with query_too_wide", () => {
+    const aliases = (n: number) =>
+      `{ ${Array.from({ length: n }, (_, i) => `a${i}: __typename`).join(" ")} }`;
+    // Two directives a field, so that 51 directives stay within 50 fields.
+    const directives = (n: number) =>
+      `{ topic(id: "t1") { ${Array.from({ length: Math.ceil(n / 2) }, (_, i) =>
+        2 * i + 1 < n ? "id @include(if: true) @skip(if: false)" : "id @include(if: true)",
+      ).join(" ")} } }`;
+    expect(codes(aliases(30))).to.deep.equal([]);
+    expect(codes(aliases(31))).to.deep.equal(["query_too_wide"]);
+    expect(codes(directives(50))).to.deep.equal([]);
+    expect(codes(directives(51))).to.deep.equal(["query_too_wide"]);
+  });
+
+  it("keeps each error's own code when a refused document also breaks the schema", () => {
+    expect(codes(`{ nope ${nested(9).slice(1, -1)} }`)).to.have.members([
+      "query_too_deep",
+      "validation_failed",
+    ]);
+  });
+
+  it("runs field merging only within the limits: 370 differing same-name fields get the width errors alone", () => {
+    const same = (n: number) =>
+      `{ ${Array.from({ length: n }, (_, i) => `t: topics(limit: ${(i % 100) + 1}) { id }`).join(" ")} }`;
+    expect(codes(same(370))).to.deep.equal(["query_too_wide", "query_too_wide"]); // fields and aliases
+    expect(codes(same(2))).to.deep.equal(["validation_failed"]); // within the limits: the merge conflict
+  });
+
+  it("checks limit arguments: 1 and 100 pass, 0 and 101 do not, null is the default, variables count", () => {
+    const violations = (query: string, variables?: Record<string, unknown>) => {
+      const document = parse(query);
+      const operation = getOperationAST(document);
+      if (operation === null || operation === undefined) throw new Error("no operation");
+      return findLimitViolations(schema, document, operation, variables).length;
+    };
+    expect(violations("{ topics(limit: 1) { decisions(limit: 100) { id } } }")).to.equal(0);
+    expect(violations("{ topics(limit: 0) { id } }")).to.equal(1);
+    expect(violations("{ topics(limit: 101) { id } }")).to.equal(1);
+    expect(violations("{ topics(limit: null) { id } }")).to.equal(0);
+    expect(violations("query ($n: Int) { topics(limit: $n) { id } }", { n: 101 })).to.equal(1);
+    expect(violations("query ($n: Int) { topics(limit: $n) { id } }", { n: 100 })).to.equal(0);
+  });
+
+  it("estimates cost per contract §5: exactly 50,000, and one object more is 50,001", () => {
+    const cost = (query: string, variables?: Record<string, unknown>) =>
+      estimateCost(schema, parse(query), undefined, variables);
+    const a = "a: topics(limit: 100) { decisions(limit: 100) { decidedBy { name } topic { name } } }";
+    const b = "b: topics(limit: 100) { decisions(limit: 99) { decidedBy { name } } }";
+    expect(cost(`{ ${a} ${b} }`)).to.equal(50_000);
+    expect(cost(`{ ${a} ${b} c: topic(id: "t1") { id } }`)).to.equal(50_001);
+    expect(cost("{ topics { id } }")).to.equal(20); // the default limit
+    expect(cost("query ($n: Int) { topics(limit: $n) { id } }", { n: 7 })).to.equal(7);
+    expect(cost("{ __schema { types { name } } }")).to.equal(0);
+  });
+});
+
+describe("quota arithmetic (pure)", () => {
+  const limits = { requestsPerMinute: 100, requestsPerDay: 10_000, graphqlQueriesPerDay: 5_000 };
+  const now = Date.parse("2026-11-24T23:59:59.500Z");
+  const windows = quotaWindows(limits, now);
+
+  it("puts a request in its UTC minute and day, and counts whole seconds to each reset", () => {
+    expect(windows.map((window) => window.id)).to.deep.equal([
+      "2026-11-24T23:59",
+      "2026-11-24",
+      "2026-11-24",
+    ]);
+    const decision = decide(windows, { admitted: true, counts: [1, 1, 1] }, now);
+    expect(decision.windows.map((state) => state.resetSeconds)).to.deep.equal([1, 1, 1]);
+    expect(decision.windows.map((state) => state.remaining)).to.deep.equal([99, 9_999, 4_999]);
+  });
+
+  it("admits the 100th request of a minute with none left, and names the exhausted window past it", () => {
+    expect(decide(windows, { admitted: true, counts: [100, 100, 100] }, now).windows[0]?.remaining).to.equal(
+      0,
+    );
+    const refused = decide(windows, { admitted: false, counts: [100, 100, 100] }, now);
+    expect(refused.refusedBy?.window.code).to.equal("rate_limited");
+  });
+
+  it("names the window that resets last when several are spent (day before graphql-day on a tie)", () => {
+    const midday = Date.parse("2026-11-24T12:00:00.000Z");
+    const refused = decide(
+      quotaWindows(limits, midday),
+      { admitted: false, counts: [100, 10_000, 5_000] },
+      midday,
+    );
+    expect(refused.refusedBy?.window.code).to.equal("daily_quota_exceeded");
+  });
+});
