@@ -12,7 +12,7 @@ const settings = (overrides: Partial<AdmissionSettings> = {}): AdmissionSettings
 const refusal = (promise: Promise<unknown>) =>
   promise.then(
     () => "admitted",
-    (error: unknown) => (error instanceof AdmissionRefused ? error.refusal : error),
+    (error: unknown) => (error instanceof AdmissionRefused ? error.busy : error),
   );
 
 describe("Admission (contract §12, pure)", () => {

@@ -11,12 +11,12 @@ export interface AdmissionSettings {
 }
 
 /** Why a request was not admitted: the key's own cap, or the instance's. */
-export type Refusal = "key_busy" | "instance_busy";
+export type Busy = "key_busy" | "instance_busy";
 
 export class AdmissionRefused extends Error {
   override name = "AdmissionRefused";
-  constructor(readonly refusal: Refusal) {
-    super(refusal === "key_busy" ? "the key is at its concurrency cap" : "the instance is at capacity");
+  constructor(readonly busy: Busy) {
+    super(busy === "key_busy" ? "the key is at its concurrency cap" : "the instance is at capacity");
   }
 }
 

@@ -15,10 +15,10 @@ export const RETRY_AFTER_BUSY_SECONDS = 1;
 
 /**
  * The last stage before execution (contract §12): waits for execution slots (as many as the
- * estimated cost takes), or refuses with
- * `429 concurrency_limited` (the key's cap) or `503 service_unavailable` (the instance's cap and
- * queue), both with `Retry-After`. The slot is given back when the response is over, so the time
- * spent writing a large answer counts; a caller that hangs up while queued leaves the queue.
+ * estimated cost takes), or refuses with `429 concurrency_limited` (the key's cap) or
+ * `503 service_unavailable` (the instance's slots and queue), both with `Retry-After`. The slots
+ * are given back when the response is over, so the time spent writing a large answer counts; a
+ * caller that hangs up while queued leaves the queue.
  */
 export function admissionStage(admission: Admission) {
   return async ({ contextValue }: { contextValue: AdmissionContext }): Promise<void> => {
@@ -35,10 +35,10 @@ export function admissionStage(admission: Admission) {
   };
 }
 
-function refusal({ refusal }: AdmissionRefused, admission: Admission): ApiError {
+function refusal({ busy }: AdmissionRefused, admission: Admission): ApiError {
   const retryAfter = { "Retry-After": String(RETRY_AFTER_BUSY_SECONDS) };
   const { perKey, queueTimeoutMs } = admission.settings;
-  return refusal === "key_busy"
+  return busy === "key_busy"
     ? new ApiError(
         "concurrency_limited",
         `This API key already has ${perKey} requests executing, the most allowed at once. Try again in ${RETRY_AFTER_BUSY_SECONDS} s.`,
