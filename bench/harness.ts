@@ -76,6 +76,8 @@ export async function productEnv(graph: BenchGraph): Promise<NodeJS.ProcessEnv> 
     QUOTA_REQUESTS_PER_MINUTE: BENCH_QUOTA,
     QUOTA_REQUESTS_PER_DAY: BENCH_QUOTA,
     QUOTA_GRAPHQL_QUERIES_PER_DAY: BENCH_QUOTA,
+    // One key sends 16 requests at once; contract §12's per-key cap (8) is raised like the quotas.
+    QUOTA_CONCURRENT_REQUESTS_PER_KEY: BENCH_QUOTA,
   };
 }
 
