@@ -13,8 +13,8 @@ import { applySchemaFiles } from "./neo4j/apply-cypher.js";
 import { connectNeo4j, LOCAL_INSTANCE } from "./neo4j/connect.js";
 import { explainStartupFailure } from "./neo4j/errors.js";
 import { isNeo4jReachable } from "./neo4j/reachable.js";
-import { timedDriver } from "./neo4j/timed-driver.js";
 import { boundedDriver, DEADLINE_MARGIN_MS } from "./neo4j/deadline.js";
+import { queryRunner } from "./neo4j/runner.js";
 import { createMetrics } from "./ops/metrics.js";
 import { Admission } from "./overload/admission.js";
 
@@ -54,7 +54,7 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
   const counters = createQuotaCounters(config.quota, log);
   const metrics = createMetrics({ graphqlPaths: GRAPHQL_PATHS, redisStatus: counters.redisStatus });
   const schema = await buildSchema(
-    timedDriver(boundedDriver(driver, config.neo4j.queryTimeoutMs), metrics.observeNeo4jTransaction),
+    boundedDriver(driver, config.neo4j.queryTimeoutMs),
     database,
     extraTypeDefs,
   ).catch(async (error: unknown) => {
@@ -75,7 +75,14 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
     schema,
     authenticator: new Authenticator(keys, config.auth.cacheTtlMs),
     quota: counters.quota,
-    execution: { database, queryTimeoutMs: config.neo4j.queryTimeoutMs },
+    execution: {
+      runnerFor: (metadata) =>
+        queryRunner(
+          driver,
+          { database, timeoutMs: config.neo4j.queryTimeoutMs, observe: metrics.observeNeo4jTransaction },
+          metadata,
+        ),
+    },
     admission: new Admission(config.admission),
     bodyTimeoutMs: config.http.bodyTimeoutMs,
     logError,

@@ -9,6 +9,7 @@ import { createMetrics } from "../src/ops/metrics.js";
 import { MemoryQuotaStore } from "../src/quota/memory-store.js";
 import { Quota } from "../src/quota/quota.js";
 import { Admission } from "../src/overload/admission.js";
+import { queryRunner } from "../src/neo4j/runner.js";
 import {
   startService,
   UNREACHED_ADMISSION,
@@ -115,7 +116,14 @@ describe("API keys on the wire", () => {
       schema: (await import("graphql")).buildSchema("type Query { x: Int }"),
       authenticator: new Authenticator(new ApiKeyStore(downDriver, testDatabase), 0),
       quota: new Quota(UNREACHED_LIMITS, new MemoryQuotaStore()),
-      execution: { database: testDatabase, queryTimeoutMs: 1_000 },
+      execution: {
+        runnerFor: (metadata) =>
+          queryRunner(
+            downDriver,
+            { database: testDatabase, timeoutMs: 1_000, observe: () => undefined },
+            metadata,
+          ),
+      },
       admission: new Admission(UNREACHED_ADMISSION),
       bodyTimeoutMs: 10_000,
       logError: () => undefined,

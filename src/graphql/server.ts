@@ -2,6 +2,8 @@ import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import type { Neo4jGraphQLContext } from "@neo4j/graphql";
 import type { GraphQLSchema } from "graphql";
+import type { Transaction } from "neo4j-driver";
+import type { QueryRunner } from "../neo4j/runner.js";
 import { contractErrorsPlugin } from "./contract-errors.js";
 import { checkCost, costExtensionPlugin, type CostContext } from "./cost.js";
 import { requestReportPlugin, type RequestReport } from "../ops/request-log.js";
@@ -16,9 +18,8 @@ export type RequestContext = Neo4jGraphQLContext &
   AdmissionContext & { requestId: string; report: RequestReport };
 
 export interface ExecutionSettings {
-  database: string;
-  /** Neo4j transaction timeout: the server aborts a query running longer. */
-  queryTimeoutMs: number;
+  /** Runs a request's Cypher in Neo4j, with the request's transaction metadata. */
+  runnerFor: (metadata: Record<string, string>) => QueryRunner;
 }
 
 /** Apollo Server over the library's schema, with the plugins of the GraphQL stages. */
@@ -73,7 +74,8 @@ export function requestContext(
     keyId,
     report,
     responseDone,
-    sessionConfig: { database: settings.database },
-    transaction: { timeout: settings.queryTimeoutMs, metadata: { app: "kg-graphql", requestId, keyId } },
+    // The library runs its Cypher through `executionContext.run()` when that is neither a driver nor
+    // a session (its Executor checks for `session` and `beginTransaction`): one auto-commit query.
+    executionContext: settings.runnerFor({ app: "kg-graphql", requestId, keyId }) as unknown as Transaction,
   };
 }

@@ -1,5 +1,20 @@
 import type { Driver, ManagedTransaction, Session } from "neo4j-driver";
-import { overriding, type TransactionConfig } from "./timed-driver.js";
+
+export type TransactionConfig = Parameters<Session["executeRead"]>[1];
+
+/**
+ * `target` with some members replaced; every other method stays bound to `target`. How a driver,
+ * its sessions and their transactions are instrumented without subclassing the driver's classes.
+ */
+export function overriding<T extends object>(target: T, replacements: Partial<Record<keyof T, unknown>>): T {
+  return new Proxy(target, {
+    get(object, property, receiver) {
+      if (Object.hasOwn(replacements, property)) return replacements[property as keyof T];
+      const value = Reflect.get(object, property, receiver) as unknown;
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(object) : value;
+    },
+  });
+}
 
 /**
  * Neo4j did not answer a transaction within its timeout plus the margin: it is restarting,
@@ -34,7 +49,9 @@ export function answerWithin<T>(
 }
 
 /**
- * The driver the GraphQL library uses, with a deadline on every transaction function: its
+ * The driver the schema is built over (requests run through `queryRunner` in runner.ts instead; the
+ * schema's warm-up query and anything without a runner use this), with a deadline on every
+ * transaction function: its
  * transaction timeout (the server's to enforce, 504) plus {@link DEADLINE_MARGIN_MS}. The server
  * cannot enforce anything while it is starting up or hung, and the driver waits on an open
  * connection for as long as it takes, so past the deadline the transaction is abandoned

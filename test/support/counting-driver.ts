@@ -1,5 +1,5 @@
 import type { Driver, ManagedTransaction, Session } from "neo4j-driver";
-import { overriding, type TransactionConfig } from "../../src/neo4j/timed-driver.js";
+import { overriding, type TransactionConfig } from "../../src/neo4j/deadline.js";
 
 export interface RecordedQuery {
   text: string;

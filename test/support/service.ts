@@ -3,8 +3,8 @@ import type { Server } from "node:http";
 import type { GraphQLSchema } from "graphql";
 import type { Driver } from "neo4j-driver";
 import { createApp, GRAPHQL_PATHS } from "../../src/app.js";
-import { timedDriver } from "../../src/neo4j/timed-driver.js";
 import { boundedDriver } from "../../src/neo4j/deadline.js";
+import { queryRunner } from "../../src/neo4j/runner.js";
 import { createMetrics } from "../../src/ops/metrics.js";
 import { isNeo4jReachable } from "../../src/neo4j/reachable.js";
 import type { Readiness } from "../../src/ops/health.js";
@@ -95,17 +95,25 @@ export async function startService(
   const metrics = createMetrics({ graphqlPaths: GRAPHQL_PATHS, redisStatus });
   const schema =
     options.schema ??
-    (await buildSchema(
-      timedDriver(boundedDriver(driver, options.queryTimeoutMs ?? 10_000), metrics.observeNeo4jTransaction),
-      testDatabase,
-    ));
+    (await buildSchema(boundedDriver(driver, options.queryTimeoutMs ?? 10_000), testDatabase));
   const keys = new ApiKeyStore(testDriver(), testDatabase);
   const { key, record } = await keys.create("test suite", ["read"]);
   const { app, stop } = await createApp({
     schema,
     authenticator: new Authenticator(keys, options.keyCacheTtlMs ?? 60_000),
     quota: options.quota ?? defaultQuota(),
-    execution: { database: testDatabase, queryTimeoutMs: options.queryTimeoutMs ?? 10_000 },
+    execution: {
+      runnerFor: (metadata) =>
+        queryRunner(
+          driver,
+          {
+            database: testDatabase,
+            timeoutMs: options.queryTimeoutMs ?? 10_000,
+            observe: metrics.observeNeo4jTransaction,
+          },
+          metadata,
+        ),
+    },
     admission: options.admission ?? new Admission(UNREACHED_ADMISSION),
     bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
     logError: options.logError ?? (() => undefined),
