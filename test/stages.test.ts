@@ -1,15 +1,19 @@
 // Pure units of the pipeline's stages, both sides of every boundary, no database or network:
-// body parsing, the bracket scan, depth and width, `limit`, the cost estimate, quota arithmetic.
+// body parsing, the bracket scan, depth and width, `limit`, the cost estimate, quota arithmetic,
+// and how a failure maps to its answer.
 import { Neo4jGraphQL } from "@neo4j/graphql";
 import { expect } from "chai";
 import { getOperationAST, parse, type GraphQLSchema } from "graphql";
+import { Neo4jError } from "neo4j-driver";
 import { ApiError } from "../src/errors/catalogue.js";
 import { estimateCost } from "../src/graphql/cost.js";
 import { findLimitViolations } from "../src/graphql/limit-argument.js";
 import { excessBracketNesting, MAX_BRACKET_NESTING } from "../src/graphql/query-shape.js";
 import { readTypeDefs } from "../src/graphql/schema.js";
 import { validationErrors } from "../src/graphql/validation-stage.js";
+import { failureResponse } from "../src/http/failure.js";
 import { parseRequestBody } from "../src/http/request-body.js";
+import { Neo4jDidNotAnswer } from "../src/neo4j/deadline.js";
 import { decide, quotaWindows } from "../src/quota/policy.js";
 
 /** The code `parseRequestBody` refuses `text` with, or "accepted". */
@@ -181,5 +185,37 @@ describe("quota arithmetic (pure)", () => {
       midday,
     );
     expect(refused.refusedBy?.window.code).to.equal("daily_quota_exceeded");
+  });
+});
+
+describe("failureResponse (pure)", () => {
+  const driverError = (code: string) => new Neo4jError("irrelevant", code, "50N42", "");
+
+  it("answers the database's try-again errors 503 with Retry-After, a timeout 504, anything else 500", () => {
+    const answer = (error: unknown) => {
+      const { status, code, headers } = failureResponse(error, "r1");
+      return { status, code, retryAfter: headers["Retry-After"] };
+    };
+    expect(answer(driverError("Neo.TransientError.General.DatabaseUnavailable"))).to.deep.equal({
+      status: 503,
+      code: "service_unavailable",
+      retryAfter: "5",
+    });
+    expect(answer(driverError("ServiceUnavailable")).status).to.equal(503);
+    expect(answer(new Neo4jDidNotAnswer("Neo4j did not answer within 3000 ms.")).status).to.equal(503);
+    expect(answer(driverError("Neo.ClientError.Transaction.TransactionTimedOut")).status).to.equal(504);
+    expect(answer(driverError("Neo.ClientError.Statement.ArithmeticError")).status).to.equal(500);
+    expect(answer(new ApiError("rate_limited", "x", { "Retry-After": "3" }))).to.deep.equal({
+      status: 429,
+      code: "rate_limited",
+      retryAfter: "3",
+    });
+  });
+
+  it("writes a log line for failures that are not refusals, naming the driver's code only", () => {
+    expect(failureResponse(driverError("Neo.ClientError.Statement.ArithmeticError"), "r1").logLine).to.equal(
+      "request r1 failed with internal_error: Neo4jError Neo.ClientError.Statement.ArithmeticError",
+    );
+    expect(failureResponse(new ApiError("not_found"), "r1").logLine).to.equal(undefined);
   });
 });

@@ -37,7 +37,13 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (causes(error).some((cause) => cause instanceof Neo4jDidNotAnswer)) return true;
   const found = findNeo4jError(error);
   if (found === undefined) return false;
-  return UNAVAILABLE_CODES.has(found.code) || CONNECTION_WAIT_TIMEOUTS.test(found.message);
+  return (
+    UNAVAILABLE_CODES.has(found.code) ||
+    // The server's "try again" errors (a database starting or stopping, a leader switching): each
+    // query runs once, as an auto-commit query, so they reach the caller as 503 with Retry-After.
+    found.code.startsWith("Neo.TransientError.") ||
+    CONNECTION_WAIT_TIMEOUTS.test(found.message)
+  );
 }
 
 /** True when Neo4j aborted the query at the transaction timeout (504). */
