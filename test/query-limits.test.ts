@@ -239,6 +239,21 @@ describe("query limits (contract §5)", () => {
     });
   });
 
+  it("answers a document sent again as the first time (remembered), each answer with its own request id", async () => {
+    const query = `{ nope ${nested(9).slice(1, -1)} }`;
+    const [first, second] = [await service.graphql(query), await service.graphql(query)];
+    expect(second.status).to.equal(422);
+    const withoutIds = (body: { errors: { extensions: { requestId?: string } }[] }) =>
+      body.errors.map((error) => ({ ...error, extensions: { ...error.extensions, requestId: undefined } }));
+    expect(withoutIds(second.body)).to.deep.equal(withoutIds(first.body));
+    expect(second.body.errors[0].extensions.requestId).to.equal(second.headers.get("x-request-id"));
+    expect(second.body.errors[0].extensions.requestId).not.to.equal(
+      first.body.errors[0].extensions.requestId,
+    );
+    expect((await service.graphql("{ topics(limit: 1) { id } }")).status).to.equal(200);
+    expect((await service.graphql("{ topics(limit: 1) { id } }")).status).to.equal(200);
+  });
+
   it("gives each validation-stage error its own code, with status 422", async () => {
     const response = await service.graphql(`{ nope ${nested(9).slice(1, -1)} }`);
     expect(response.status).to.equal(422);

@@ -1,4 +1,5 @@
 import type { RequestHandler } from "express";
+import { LRUCache } from "lru-cache";
 import {
   GraphQLError,
   OverlappingFieldsCanBeMergedRule,
@@ -24,6 +25,9 @@ const FIRST_PASS = [
   KnownOperationTypeRule,
 ];
 
+/** Documents whose validation outcome is remembered (each at most 10,000 characters). */
+const VALIDATED_DOCUMENTS = 1_000;
+
 /**
  * Validation errors of `document`, each with its contract code, in time linear in the document:
  * field merging, which compares every pair of fields with one response name (fragments inlined),
@@ -42,22 +46,35 @@ export function validationErrors(schema: GraphQLSchema, document: DocumentNode):
  * Apollo, which answers `parse_error` in graphql-js's words.
  */
 export function validateDocument(schema: GraphQLSchema): RequestHandler {
+  // What each recent document came to: dashboards send the same few documents again and again,
+  // and a document's validity depends on its text alone (variables are checked later).
+  const outcomes = new LRUCache<string, { refusal: DocumentRefused | undefined }>({
+    max: VALIDATED_DOCUMENTS,
+  });
   return (req, _res, next) => {
     const { query } = req.body as GraphQLRequestBody;
+    const known = outcomes.get(query);
+    if (known !== undefined) {
+      next(known.refusal);
+      return;
+    }
+    const outcome = validate(query);
+    if (outcome !== "unparsed") outcomes.set(query, { refusal: outcome });
+    next(outcome === "unparsed" ? undefined : outcome);
+  };
+
+  /** The refusal of `query`, `undefined` when it is valid, or "unparsed" for Apollo to answer. */
+  function validate(query: string): DocumentRefused | undefined | "unparsed" {
     const nesting = excessBracketNesting(query);
     if (nesting !== undefined) {
       const message = `Query nests brackets ${count(nesting)} levels deep; the maximum is ${MAX_BRACKET_NESTING} (and ${LIMITS.depth} levels of fields).`;
-      next(new DocumentRefused([{ code: "query_too_deep", message }]));
-      return;
+      return new DocumentRefused([{ code: "query_too_deep", message }]);
     }
     let document;
     try {
       document = parse(query);
     } catch (error) {
-      if (error instanceof GraphQLError) {
-        next();
-        return;
-      }
+      if (error instanceof GraphQLError) return "unparsed";
       throw error;
     }
     const refusals = validationErrors(schema, document).map((error): Refusal => ({
@@ -66,6 +83,6 @@ export function validateDocument(schema: GraphQLSchema): RequestHandler {
       ...(error.locations !== undefined && { locations: error.locations }),
     }));
     const [first, ...more] = refusals;
-    next(first === undefined ? undefined : new DocumentRefused([first, ...more]));
-  };
+    return first === undefined ? undefined : new DocumentRefused([first, ...more]);
+  }
 }
