@@ -25,8 +25,8 @@ const FIRST_PASS = [
   KnownOperationTypeRule,
 ];
 
-/** Documents whose validation outcome is remembered (each at most 10,000 characters). */
-const VALIDATED_DOCUMENTS = 1_000;
+/** Remembered validation outcomes: at most this many documents, and this many characters of them. */
+const REMEMBERED = { documents: 1_000, characters: 2_000_000 };
 
 /**
  * Validation errors of `document`, each with its contract code, in time linear in the document:
@@ -49,7 +49,9 @@ export function validateDocument(schema: GraphQLSchema): RequestHandler {
   // What each recent document came to: dashboards send the same few documents again and again,
   // and a document's validity depends on its text alone (variables are checked later).
   const outcomes = new LRUCache<string, { refusal: DocumentRefused | undefined }>({
-    max: VALIDATED_DOCUMENTS,
+    max: REMEMBERED.documents,
+    maxSize: REMEMBERED.characters,
+    sizeCalculation: (_outcome, query) => Math.max(1, query.length),
   });
   return (req, _res, next) => {
     const { query } = req.body as GraphQLRequestBody;
@@ -58,13 +60,13 @@ export function validateDocument(schema: GraphQLSchema): RequestHandler {
       next(known.refusal);
       return;
     }
-    const outcome = validate(query);
+    const outcome = outcomeOf(query);
     if (outcome !== "unparsed") outcomes.set(query, { refusal: outcome });
     next(outcome === "unparsed" ? undefined : outcome);
   };
 
   /** The refusal of `query`, `undefined` when it is valid, or "unparsed" for Apollo to answer. */
-  function validate(query: string): DocumentRefused | undefined | "unparsed" {
+  function outcomeOf(query: string): DocumentRefused | undefined | "unparsed" {
     const nesting = excessBracketNesting(query);
     if (nesting !== undefined) {
       const message = `Query nests brackets ${count(nesting)} levels deep; the maximum is ${MAX_BRACKET_NESTING} (and ${LIMITS.depth} levels of fields).`;

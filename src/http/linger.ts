@@ -22,6 +22,10 @@ export function closeAfterDiscarding(req: IncomingMessage, linger: Linger): void
   const { socket } = req;
   socket.destroySoon = () => {
     socket.end();
+    if (req.readableEnded) {
+      socket.destroy(); // nothing left to arrive
+      return;
+    }
     let discarded = 0;
     const close = () => {
       clearTimeout(timer);
