@@ -104,9 +104,9 @@ export const MaxFieldsPerSelectionSetRule: ValidationRule = (context) => {
     return count;
   };
   return {
-    // Measured when the document is entered, before graphql-js's own rules visit a selection
-    // set: its field-merging rule gives up with a bare "Validation aborted." on hundreds of equal
-    // fields, and the contract's own code and count must come first.
+    // Measured when the document is entered, before the other rules visit a selection set, so
+    // that the contract's own code and count come first among the errors (graphql-js stops at
+    // 100 errors), and a refused document never reaches field merging (validation-stage.ts).
     Document(document) {
       fragments = fragmentsByName(document);
       const widest = firstTooWide(document);
