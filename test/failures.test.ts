@@ -7,7 +7,12 @@ import { runServiceToExit } from "./support/service-process.js";
 import { buildSchema } from "../src/graphql/schema.js";
 import { connectNeo4j } from "../src/neo4j/connect.js";
 import { loadFixtures } from "./support/fixtures.js";
-import { startService, type RunningService, type WireResponse } from "./support/service.js";
+import {
+  startService,
+  type RunningService,
+  type ServiceOptions,
+  type WireResponse,
+} from "./support/service.js";
 import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy.js";
 import { TROUBLE_TYPEDEFS } from "./support/trouble-typedefs.js";
 import { testBoltUri, testDatabase, testDriver, testPassword } from "./support/test-neo4j.js";
@@ -34,6 +39,33 @@ function expectContractError(response: WireResponse, status: number, code: strin
       },
     ],
   });
+}
+
+/**
+ * The app over the suite's Neo4j through a proxy the test can take away, with the service's own
+ * driver settings; one request has pooled a connection and cached the key. `close` tears down all.
+ */
+async function serviceBehindProxy(options: ServiceOptions): Promise<{
+  proxy: TcpProxy;
+  driver: Driver;
+  service: RunningService;
+  close: () => Promise<void>;
+}> {
+  const proxy = await startTcpProxy(Number(new URL(testBoltUri()).port));
+  const config = loadConfig({ NEO4J_URI: `bolt://127.0.0.1:${proxy.port}`, NEO4J_PASSWORD: testPassword });
+  const { driver } = await connectNeo4j(config, () => undefined);
+  const service = await startService(driver, { queryTimeoutMs: config.neo4j.queryTimeoutMs, ...options });
+  expect((await service.graphql("{ topics(limit: 1) { id } }")).status).to.equal(200);
+  return {
+    proxy,
+    driver,
+    service,
+    close: async () => {
+      await proxy.stop(); // first: a stalled connection would hold the driver's close
+      await service.close();
+      await driver.close();
+    },
+  };
 }
 
 describe("failures past validation (contract §3: 500, 503, 504)", () => {
@@ -96,27 +128,15 @@ describe("failures past validation (contract §3: 500, 503, 504)", () => {
   });
 
   describe("when the database goes away", () => {
-    let proxy: TcpProxy;
-    let driver: Driver;
     let outage: RunningService;
+    let close: () => Promise<void>;
 
     before(async () => {
-      proxy = await startTcpProxy(Number(new URL(testBoltUri()).port));
-      // The service's own driver settings, through a connection the test can cut.
-      const config = loadConfig({
-        NEO4J_URI: `bolt://127.0.0.1:${proxy.port}`,
-        NEO4J_PASSWORD: testPassword,
-      });
-      ({ driver } = await connectNeo4j(config, () => undefined));
-      const schema = await buildSchema(driver, testDatabase);
-      outage = await startService(driver, { schema, logError });
-      expect((await outage.graphql("{ topics(limit: 1) { id } }")).status).to.equal(200); // key now cached
+      let proxy: TcpProxy;
+      ({ proxy, service: outage, close } = await serviceBehindProxy({ logError }));
       await proxy.stop();
     });
-    after(async () => {
-      await outage.close();
-      await driver.close();
-    });
+    after(() => close());
 
     it("answers 503 service_unavailable with Retry-After, and logs the driver's code only", async () => {
       const response = await outage.graphql("{ topics(limit: 1) { id } }");
@@ -132,26 +152,16 @@ describe("failures past validation (contract §3: 500, 503, 504)", () => {
 });
 
 describe("when the database accepts connections but never answers (starting up, hung)", () => {
-  let proxy: TcpProxy;
-  let driver: Driver;
   let hung: RunningService;
+  let close: () => Promise<void>;
   const hungLog: string[] = [];
-  const logError = (line: string) => hungLog.push(line);
 
   before(async () => {
-    proxy = await startTcpProxy(Number(new URL(testBoltUri()).port));
-    const config = loadConfig({ NEO4J_URI: `bolt://127.0.0.1:${proxy.port}`, NEO4J_PASSWORD: testPassword });
-    ({ driver } = await connectNeo4j(config, () => undefined));
-    const schema = await buildSchema(driver, testDatabase);
-    hung = await startService(driver, { schema, logError, queryTimeoutMs: config.neo4j.queryTimeoutMs });
-    expect((await hung.graphql("{ topics(limit: 1) { id } }")).status).to.equal(200); // key now cached
+    let proxy: TcpProxy;
+    ({ proxy, service: hung, close } = await serviceBehindProxy({ logError: (line) => hungLog.push(line) }));
     proxy.silence();
   });
-  after(async () => {
-    await hung.close();
-    await driver.close();
-    await proxy.stop();
-  });
+  after(() => close());
 
   it("answers 503 service_unavailable within the query timeout, however long the database stays silent", async () => {
     const started = performance.now();
@@ -169,27 +179,25 @@ describe("when the database accepts connections but never answers (starting up, 
 describe("when the database stops answering on an open connection (restarting, hung)", function () {
   this.timeout(60_000);
   const stalledLog: string[] = [];
-  let proxy: TcpProxy;
-  let driver: Driver;
   let stalled: RunningService;
+  let driver: Driver;
+  let close: () => Promise<void>;
 
   before(async () => {
-    proxy = await startTcpProxy(Number(new URL(testBoltUri()).port));
-    const config = loadConfig({ NEO4J_URI: `bolt://127.0.0.1:${proxy.port}`, NEO4J_PASSWORD: testPassword });
-    ({ driver } = await connectNeo4j(config, () => undefined));
-    // The service's own driver stack (startService wraps it as the service does), a 1 s query timeout.
-    stalled = await startService(driver, {
+    let proxy: TcpProxy;
+    // A 1 s query timeout: the deadline is 3 s.
+    ({
+      proxy,
+      driver,
+      service: stalled,
+      close,
+    } = await serviceBehindProxy({
       queryTimeoutMs: 1_000,
       logError: (line) => stalledLog.push(line),
-    });
-    expect((await stalled.graphql("{ topics(limit: 1) { id } }")).status).to.equal(200); // a pooled connection
+    }));
     proxy.stall();
   });
-  after(async () => {
-    await proxy.stop();
-    await stalled.close();
-    await driver.close();
-  });
+  after(() => close());
 
   it("answers 503 service_unavailable at the query timeout plus the margin, not whenever Neo4j answers", async () => {
     const response = await stalled.graphql("{ topics(limit: 1) { id } }");
