@@ -1,4 +1,5 @@
 import neo4j, { type Driver, type QueryResult } from "neo4j-driver";
+import { combineQueries, type CypherQuery } from "./combine.js";
 import { answerWithin, DEADLINE_MARGIN_MS } from "./deadline.js";
 
 type Observe = (seconds: number, outcome: "success" | "failure") => void;
@@ -17,46 +18,86 @@ export interface RunnerSettings {
 }
 
 /**
- * A runner per request, for `context.executionContext`: each query the library sends runs as one
- * auto-commit transaction (RUN and PULL in one round trip), where a managed transaction costs
- * BEGIN, RUN and PULL, and COMMIT. It carries the request's transaction metadata and timeout, and
- * the deadline of {@link answerWithin}: past the timeout plus the margin the query is abandoned and
- * the request answered 503. Read-only: the session is a read session, without bookmarks.
+ * A runner per request, for `context.executionContext`. The library calls it once per root field,
+ * all in the same turn of the event loop; the runner waits for the end of that turn
+ * (`setImmediate`) and sends what it collected as **one** query: a single root field's query as it
+ * is, several combined by {@link combineQueries}. It runs as one auto-commit transaction (RUN and
+ * PULL in one round trip, where a managed transaction costs BEGIN, RUN and PULL, and COMMIT) with
+ * the request's transaction metadata and timeout, and the deadline of {@link answerWithin}: past the
+ * timeout plus the margin the query is abandoned and the request answered 503. Read-only: a read
+ * session, without bookmarks.
  */
 export function queryRunner(
   driver: Driver,
   settings: RunnerSettings,
   metadata: Record<string, string>,
 ): QueryRunner {
+  interface Waiting extends CypherQuery {
+    resolve: (result: QueryResult) => void;
+    reject: (error: unknown) => void;
+  }
+  let waiting: Waiting[] = [];
+  const runOne = autoCommit(driver, settings, metadata);
+  const flush = () => {
+    const batch = waiting;
+    waiting = [];
+    const combined = batch.length > 1 ? combineQueries(batch) : undefined;
+    if (combined === undefined) {
+      for (const query of batch) runOne(query).then(query.resolve, query.reject);
+      return;
+    }
+    runOne(combined).then(
+      (result) => {
+        const results = combined.split(result);
+        batch.forEach((query, index) => {
+          const own = results[index];
+          if (own === undefined) query.reject(new Error("combined query lost a result"));
+          else query.resolve(own);
+        });
+      },
+      (error: unknown) => {
+        for (const query of batch) query.reject(error);
+      },
+    );
+  };
   return {
-    async run(query, parameters) {
-      const session = driver.session({
-        database: settings.database,
-        defaultAccessMode: neo4j.session.READ,
-        bookmarkManager: undefined,
+    run(text, parameters = {}) {
+      return new Promise((resolve, reject) => {
+        if (waiting.push({ text, parameters, resolve, reject }) === 1) setImmediate(flush);
       });
-      const started = performance.now();
-      let outcome: "success" | "failure" = "failure";
-      const deadline = { passed: false };
-      try {
-        const result = await answerWithin(
-          session.run(query, parameters, {
-            timeout: settings.timeoutMs,
-            metadata: { ...metadata, type: "user-transpiled" },
-          }),
-          settings.timeoutMs + DEADLINE_MARGIN_MS,
-          () => {
-            deadline.passed = true;
-          },
-        );
-        outcome = "success";
-        return result;
-      } finally {
-        settings.observe((performance.now() - started) / 1000, outcome);
-        // An abandoned session may wait on its connection for as long as Neo4j stays silent.
-        if (deadline.passed) session.close().catch(() => undefined);
-        else await session.close();
-      }
     },
+  };
+}
+
+/** Runs one query as an auto-commit transaction, timed, within its deadline. */
+function autoCommit(driver: Driver, settings: RunnerSettings, metadata: Record<string, string>) {
+  return async ({ text, parameters }: CypherQuery): Promise<QueryResult> => {
+    const session = driver.session({
+      database: settings.database,
+      defaultAccessMode: neo4j.session.READ,
+      bookmarkManager: undefined,
+    });
+    const started = performance.now();
+    let outcome: "success" | "failure" = "failure";
+    const deadline = { passed: false };
+    try {
+      const result = await answerWithin(
+        session.run(text, parameters, {
+          timeout: settings.timeoutMs,
+          metadata: { ...metadata, type: "user-transpiled" },
+        }),
+        settings.timeoutMs + DEADLINE_MARGIN_MS,
+        () => {
+          deadline.passed = true;
+        },
+      );
+      outcome = "success";
+      return result;
+    } finally {
+      settings.observe((performance.now() - started) / 1000, outcome);
+      // An abandoned session may wait on its connection for as long as Neo4j stays silent.
+      if (deadline.passed) session.close().catch(() => undefined);
+      else await session.close();
+    }
   };
 }

@@ -1,0 +1,71 @@
+import { expect } from "chai";
+import { Record as Neo4jRecord, type QueryResult } from "neo4j-driver";
+import { combineQueries, renameParameters } from "../src/neo4j/combine.js";
+
+const prefix = (name: string) => `x_${name}`;
+
+describe("renameParameters", () => {
+  it("renames every $name outside literals, quoted names and comments", () => {
+    expect(renameParameters("MATCH (d {id: $param0}) WHERE d.n > $param10 RETURN $a", prefix)).to.equal(
+      "MATCH (d {id: $x_param0}) WHERE d.n > $x_param10 RETURN $x_a",
+    );
+    expect(renameParameters('RETURN \'$param0\', "it\\"s $p", `$q`, $r // $s\n/* $t */ $u', prefix)).to.equal(
+      'RETURN \'$param0\', "it\\"s $p", `$q`, $x_r // $s\n/* $t */ $x_u',
+    );
+  });
+
+  it("leaves a lone $ and an unterminated literal as they are", () => {
+    expect(renameParameters("RETURN $ + $1 + 'open $p", prefix)).to.equal("RETURN $ + $1 + 'open $p");
+  });
+});
+
+describe("combineQueries", () => {
+  const first = {
+    text: "CYPHER 5\nMATCH (t:Topic) RETURN t LIMIT $param0\nRETURN t AS this",
+    parameters: { param0: 2 },
+  };
+  const second = {
+    text: "CYPHER 5\nMATCH (d {id: $param0}) WITH d AS this0\nRETURN this0 AS this",
+    parameters: { param0: "d1" },
+  };
+
+  it("makes one query of COLLECT subqueries, with the parameters renamed apart", () => {
+    const combined = combineQueries([first, second]);
+    expect(combined?.text).to.equal(
+      "CYPHER 5\nRETURN COLLECT {\nMATCH (t:Topic) RETURN t LIMIT $r0_param0\nRETURN t AS this\n} AS r0,\n" +
+        "COLLECT {\nMATCH (d {id: $r1_param0}) WITH d AS this0\nRETURN this0 AS this\n} AS r1",
+    );
+    expect(combined?.parameters).to.deep.equal({ r0_param0: 2, r1_param0: "d1" });
+  });
+
+  it("splits the combined record into one result per query, one row per list element", () => {
+    const combined = combineQueries([first, second]);
+    const summary = { counters: "the combined summary" };
+    const result = {
+      records: [new Neo4jRecord(["r0", "r1"], [[{ id: "t1" }, { id: "t2" }], []])],
+      summary,
+    } as unknown as QueryResult;
+    const [a, b] = combined?.split(result) ?? [];
+    expect(a?.records.map((record) => record.toObject())).to.deep.equal([
+      { this: { id: "t1" } },
+      { this: { id: "t2" } },
+    ]);
+    expect(b?.records).to.deep.equal([]);
+    expect(a?.summary).to.equal(summary);
+  });
+
+  it("declines queries that do not end in one returned column or differ in their options", () => {
+    expect(combineQueries([first, { text: "CYPHER 5\nRETURN 1 AS a, 2 AS b", parameters: {} }])).to.equal(
+      undefined,
+    );
+    expect(combineQueries([first, { text: "CALL dbms.components() YIELD name", parameters: {} }])).to.equal(
+      undefined,
+    );
+    expect(
+      combineQueries([
+        first,
+        { ...second, text: second.text.replace("CYPHER 5", "CYPHER 5 runtime=slotted") },
+      ]),
+    ).to.equal(undefined);
+  });
+});
