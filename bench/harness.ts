@@ -1,7 +1,10 @@
 // What the benchmark commands share: a local Neo4j per size holding the demo graph, the subjects
 // the questions ask about, an API key, and child processes that report the port they listen on.
 import { spawn } from "node:child_process";
+import { open, readFile } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import neo4j, { type Driver } from "neo4j-driver";
 import { ApiKeyStore } from "../src/auth/api-key-store.js";
 import type { DemoDataSize } from "../src/config.js";
@@ -9,6 +12,7 @@ import { seedDemoData } from "../src/demo-data/seed.js";
 import { graphSizes } from "../src/demo-data/sizes.js";
 import { startLocalNeo4j, stopLocalNeo4j } from "../src/local-neo4j/server.js";
 import { projectRoot } from "../src/project-root.js";
+import { listeningPort } from "./contenders/listening.js";
 import type { BenchSubjects } from "./questions.js";
 
 /** One instance per size, so that switching sizes does not reload a million decisions. */
@@ -34,6 +38,8 @@ export const log = (line: string) => {
 
 export interface BenchGraph {
   driver: Driver;
+  /** The Neo4j server's process, for its CPU time. */
+  neo4jPid: number;
   uri: string;
   subjects: BenchSubjects;
   /** A fresh API key with the read scope. */
@@ -56,6 +62,7 @@ export async function openBenchGraph(size: BenchSize): Promise<BenchGraph> {
   ]);
   return {
     driver,
+    neo4jPid: neo.pid,
     uri: neo.uri,
     subjects: await chooseSubjects(driver),
     key,
@@ -76,6 +83,7 @@ export async function productEnv(graph: BenchGraph): Promise<NodeJS.ProcessEnv> 
     QUOTA_REQUESTS_PER_MINUTE: BENCH_QUOTA,
     QUOTA_REQUESTS_PER_DAY: BENCH_QUOTA,
     QUOTA_GRAPHQL_QUERIES_PER_DAY: BENCH_QUOTA,
+    LOG_FORMAT: "json",
     // One key sends 16 requests at once; contract §12's per-key cap (8) is raised like the quotas.
     QUOTA_CONCURRENT_REQUESTS_PER_KEY: BENCH_QUOTA,
   };
@@ -124,29 +132,33 @@ async function chooseSubjects(driver: Driver): Promise<BenchSubjects> {
   };
 }
 
+/**
+ * Starts a bench child with its stdout in a file (kg-graphql logs a line per request; a pipe read
+ * by the load generator's process would cost it CPU) and waits for its start-up line,
+ * `{"event":"listening","port":…}`.
+ */
 export async function startChild(name: string, args: string[], env: NodeJS.ProcessEnv) {
+  const file = join(tmpdir(), `kg-graphql-bench-${name}-${String(process.pid)}.log`);
+  const output = await open(file, "w");
   const child = spawn(process.execPath, args, {
     cwd: projectRoot,
     env,
-    stdio: ["ignore", "pipe", "inherit"],
+    stdio: ["ignore", output.fd, "inherit"],
   });
-  const port = await new Promise<number>((resolve, reject) => {
-    let output = "";
-    let listening = false;
-    // Read stdout for as long as the child runs (a full pipe would block its logging), but keep
-    // only what comes before it listens: kg-graphql logs a line per request.
-    child.stdout.on("data", (chunk: Buffer) => {
-      if (listening) return;
-      output += chunk.toString();
-      const match = /listening (\d+)|serving http:\/\/[\d.]+:(\d+)/.exec(output);
-      if (match === null) return;
-      listening = true;
-      resolve(Number(match[1] ?? match[2]));
-    });
-    child.once("exit", (code) => {
-      reject(new Error(`${name} exited with ${String(code)}: ${output}`));
-    });
-  });
-  log(`  ${name} on port ${port} (pid ${String(child.pid)})`);
-  return { process: child, port };
+  await output.close();
+  let exited: number | null | undefined;
+  child.once("exit", (code) => (exited = code));
+  for (;;) {
+    const port = (await readFile(file, "utf8"))
+      .split("\n")
+      .map(listeningPort)
+      .find((p) => p !== undefined);
+    if (port !== undefined) {
+      log(`  ${name} on port ${String(port)} (pid ${String(child.pid)}, output in ${file})`);
+      return { process: child, port };
+    }
+    if (exited !== undefined)
+      throw new Error(`${name} exited with ${String(exited)}; its output is in ${file}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

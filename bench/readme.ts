@@ -9,27 +9,32 @@ import { projectRoot } from "../src/project-root.js";
 interface Cell {
   requestsPerSecond: number;
   p50: number;
+  spread?: { requestsPerSecond: [number, number] };
 }
 
 export interface BenchDocument {
   size: string;
   command: string;
   measuredAt: string;
-  machine: { cores: number };
+  machine: { cores: number; cpu?: string };
   results: {
     question: string;
     contender: string;
     c1: Cell;
     c16: Cell;
     ratioToHttpDriver: { p50: number; requestsPerSecond: number };
+    /** c=16 req/s against http-driver-auto (one auto-commit query, as kg-graphql runs). */
+    ratioToAutoCommit?: number;
   }[];
+  /** In report order; older results did not list http-driver-auto. */
+  contenders: string[];
+  /** contender → process → CPU ms per dashboard request at c=16. */
+  dashboardCpuMsPerRequest?: Record<string, Record<string, number>>;
   service: { peakRssMb: number; cpuPerRequestMs: number };
   /** `value` is "Infinity" when the other contender completed no request in its window. */
   targets: { target: string; value: number | string; met: boolean }[];
   elapsedSeconds: number;
 }
-
-const CONTENDERS = ["raw-driver", "http-driver", "naive", "stock", "kg-graphql"];
 
 /** A target's value; a non-finite one (written as text in the JSON) means the other side completed nothing. */
 export function formatRatio(value: number | string): string {
@@ -39,11 +44,12 @@ export function formatRatio(value: number | string): string {
 }
 
 export function markdown(document: BenchDocument): string {
+  const CONTENDERS = document.contenders;
   const questions = [...new Set(document.results.map((row) => row.question))];
   const lines = [
     `\`${document.command}\` (${document.measuredAt.slice(0, 10)}, ${document.machine.cores} cores, ` +
       `${Math.round(document.elapsedSeconds)} s). Each cell: p50 at c=1 · requests/s at c=16, ` +
-      "and in brackets the same as a ratio to http-driver (p50: lower is better; req/s: higher is better).",
+      "in square brackets the lowest and highest req/s over the rounds, and in round brackets the ratio to http-driver (p50: lower is better; req/s: higher is better).",
     "",
     `| question | ${CONTENDERS.join(" | ")} |`,
     `| --- | ${CONTENDERS.map(() => "---").join(" | ")} |`,
@@ -53,16 +59,30 @@ export function markdown(document: BenchDocument): string {
       const row = document.results.find((r) => r.question === question && r.contender === contender);
       if (row === undefined) return "";
       const { p50, requestsPerSecond } = row.ratioToHttpDriver;
+      const spread = row.c16.spread?.requestsPerSecond;
+      const rate = `${row.c16.requestsPerSecond.toFixed(0)}/s${spread === undefined ? "" : ` [${spread.map((r) => r.toFixed(0)).join("–")}]`}`;
       return contender === "http-driver"
-        ? `${row.c1.p50.toFixed(2)} ms · ${row.c16.requestsPerSecond.toFixed(0)}/s`
-        : `${row.c1.p50.toFixed(2)} ms (${p50.toFixed(2)}×) · ${row.c16.requestsPerSecond.toFixed(0)}/s (${requestsPerSecond.toFixed(2)}×)`;
+        ? `${row.c1.p50.toFixed(2)} ms · ${rate}`
+        : `${row.c1.p50.toFixed(2)} ms (${p50.toFixed(2)}×) · ${rate} (${requestsPerSecond.toFixed(2)}×)`;
     });
     lines.push(`| ${question} | ${cells.join(" | ")} |`);
   }
+  const cpu = Object.entries(document.dashboardCpuMsPerRequest ?? {}).map(
+    ([contender, byProcess]) =>
+      `${contender}: ${Object.entries(byProcess)
+        .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
+        .join(", ")}`,
+  );
+  const auto = document.results
+    .filter((row) => row.contender === "kg-graphql" && row.ratioToAutoCommit !== undefined)
+    .map((row) => `${row.question} ${(row.ratioToAutoCommit ?? 0).toFixed(2)}×`);
   lines.push(
     "",
-    `kg-graphql under load: peak RSS ${document.service.peakRssMb.toFixed(0)} MB, ` +
-      `CPU ${document.service.cpuPerRequestMs.toFixed(2)} ms per request. Targets:`,
+    ...(auto.length === 0 ? [] : [`kg-graphql at c=16 against http-driver-auto: ${auto.join(", ")}.`, ""]),
+    ...(cpu.length === 0
+      ? []
+      : [`CPU ms per dashboard request at c=16, per process: ${cpu.join("; ")}.`, ""]),
+    `kg-graphql under load: peak RSS ${document.service.peakRssMb.toFixed(0)} MB. Targets:`,
     "",
     ...document.targets.map(
       (t) => `- ${t.met ? "met" : "**missed**"}: ${t.target} (${formatRatio(t.value)})`,

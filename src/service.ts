@@ -2,6 +2,7 @@
 // → schema → HTTP, and on SIGTERM/SIGINT a bounded drain. Everything the service reads from its
 // environment is read here, once.
 import { createServer, type RequestListener, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createApp, createMetricsApp, GRAPHQL_PATHS } from "./app.js";
 import { loadConfig } from "./config.js";
 import { createLogger, logRequestWith } from "./ops/logger.js";
@@ -104,7 +105,11 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
     `Prometheus metrics: http://${config.http.host}:${config.metrics.port ?? config.http.port}/metrics` +
       (metricsServer === undefined ? " (public port; set METRICS_PORT to move them)." : "."),
   );
-  log(`kg-graphql is serving ${GRAPHQL_PATHS.map((path) => base + path).join(" and ")}`);
+  // `event` and `port` make the line machine-readable (the bench waits for it).
+  logger.info(
+    { event: "listening", port: (server.address() as AddressInfo).port },
+    `kg-graphql is serving ${GRAPHQL_PATHS.map((path) => base + path).join(" and ")}`,
+  );
   log(`Explorer: open ${base}${GRAPHQL_PATHS[0] ?? ""} in a browser and paste an API key.`);
   if (demoKey !== undefined) log(`Demo API key (local database only): ${demoKey}`);
 

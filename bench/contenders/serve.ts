@@ -1,10 +1,10 @@
 // What the GraphQL contenders share: the Neo4j driver from the bench's environment, and Apollo
-// Server on Express 5 the way its documentation sets it up. Prints `listening <port>` for
-// bench/run.ts.
+// Server on Express 5 the way its documentation sets it up. Announces its port for bench/run.ts.
 import { ApolloServer } from "@apollo/server";
 import { expressMiddleware } from "@as-integrations/express5";
 import express from "express";
 import neo4j, { type Driver } from "neo4j-driver";
+import { announceListening } from "./listening.js";
 
 const { NEO4J_URI = "", NEO4J_PASSWORD = "", PORT = "0" } = process.env;
 
@@ -20,6 +20,6 @@ export async function serveApollo<Context extends object>(
   const app = express();
   app.post("/graphql", express.json(), expressMiddleware(server, { context }));
   const listener = app.listen(Number(PORT), "127.0.0.1", () => {
-    process.stdout.write(`listening ${String((listener.address() as { port: number }).port)}\n`);
+    announceListening(listener);
   });
 }
