@@ -16,6 +16,11 @@ export interface Cell {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
+/**
+ * One request on the shared keep-alive connection. A connection the server closed while it sat
+ * idle can fail as it is reused (ECONNRESET): that request is sent again, as Node's documentation
+ * of `request.reusedSocket` advises.
+ */
 export function post(
   contender: HttpContender,
   question: Question,
@@ -39,7 +44,10 @@ export function post(
         res.on("error", reject);
       },
     );
-    req.on("error", reject);
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      if (req.reusedSocket && error.code === "ECONNRESET") post(contender, question).then(resolve, reject);
+      else reject(error);
+    });
     req.end(contender.body(question));
   });
 }
