@@ -2,6 +2,7 @@ import { z } from "zod";
 import { DEFAULTS } from "./contract.js";
 import type { QuotaSettings } from "./quota/quota.js";
 import type { AdmissionSettings } from "./overload/admission.js";
+import type { TranslationCacheMode } from "./graphql/translation-cache.js";
 
 const port = z.coerce.number().int().min(1).max(65_535);
 const positiveMs = z.coerce.number().int().positive();
@@ -36,12 +37,15 @@ const EnvSchema = z.object({
   QUOTA_REQUESTS_PER_DAY: count.default(DEFAULTS.quotas.requestsPerDay),
   QUOTA_GRAPHQL_QUERIES_PER_DAY: count.default(DEFAULTS.quotas.graphqlQueriesPerDay),
   // Contract §12: requests one key may have executing at once (a benchmark raises it like the
-  // quotas), and what this instance runs at once: executions in flight (each root field holds a
-  // Neo4j connection, so keep it well under the driver's pool of 100), then a short queue.
+  // quotas), and what this instance runs at once: executions in flight (each holds a Neo4j
+  // connection, so keep it well under the driver's pool of 100), then a short queue.
   QUOTA_CONCURRENT_REQUESTS_PER_KEY: count.default(DEFAULTS.concurrentRequestsPerKey),
   MAX_CONCURRENT_EXECUTIONS: count.default(16),
   EXECUTION_QUEUE_LENGTH: z.coerce.number().int().min(0).default(32),
   EXECUTION_QUEUE_TIMEOUT_MS: positiveMs.max(1_000).default(250),
+  // `on`: a document's Cypher is translated once and reused; `off`: translated on every request;
+  // `verify`: reused, and checked against a fresh translation every time (for tests).
+  TRANSLATION_CACHE: z.enum(["on", "off", "verify"]).default("on"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // `json`: one JSON object per line; `pretty`: coloured lines for a developer's terminal.
   // Unset: pretty for local development (no NEO4J_URI), JSON everywhere else.
@@ -72,6 +76,7 @@ export interface Config {
     queryTimeoutMs: number;
     connectionTimeoutMs: number;
   };
+  graphql: { translationCache: TranslationCacheMode };
   auth: { cacheTtlMs: number };
   quota: QuotaSettings;
   admission: AdmissionSettings;
@@ -114,6 +119,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       queryTimeoutMs: e.NEO4J_QUERY_TIMEOUT_MS,
       connectionTimeoutMs: e.NEO4J_CONNECTION_TIMEOUT_MS,
     },
+    graphql: { translationCache: e.TRANSLATION_CACHE },
     auth: { cacheTtlMs: e.API_KEY_CACHE_TTL_MS },
     quota: {
       redisUrl: e.REDIS_URL,

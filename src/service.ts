@@ -54,11 +54,10 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
 
   const counters = createQuotaCounters(config.quota, log);
   const metrics = createMetrics({ graphqlPaths: GRAPHQL_PATHS, redisStatus: counters.redisStatus });
-  const schema = await buildSchema(
-    boundedDriver(driver, config.neo4j.queryTimeoutMs),
-    database,
+  const schema = await buildSchema(boundedDriver(driver, config.neo4j.queryTimeoutMs), database, {
     extraTypeDefs,
-  ).catch(async (error: unknown) => {
+    translationCache: config.graphql.translationCache,
+  }).catch(async (error: unknown) => {
     await Promise.all([driver.close(), counters.close()]);
     throw explainStartupFailure(error, { uri: neo4jUri, user: config.neo4j.user, database });
   });

@@ -4,7 +4,6 @@ import { hashApiKey } from "../src/auth/api-key.js";
 import { ApiKeyStore } from "../src/auth/api-key-store.js";
 import { loadConfig } from "../src/config.js";
 import { runServiceToExit } from "./support/service-process.js";
-import { buildSchema } from "../src/graphql/schema.js";
 import { connectNeo4j } from "../src/neo4j/connect.js";
 import { loadFixtures } from "./support/fixtures.js";
 import {
@@ -12,6 +11,7 @@ import {
   type RunningService,
   type ServiceOptions,
   type WireResponse,
+  buildTestSchema,
 } from "./support/service.js";
 import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy.js";
 import { TROUBLE_TYPEDEFS } from "./support/trouble-typedefs.js";
@@ -75,7 +75,7 @@ describe("failures past validation (contract §3: 500, 503, 504)", () => {
 
   before(async () => {
     await loadFixtures();
-    const schema = await buildSchema(testDriver(), testDatabase, [TROUBLE_TYPEDEFS]);
+    const schema = await buildTestSchema(testDriver(), [TROUBLE_TYPEDEFS]);
     service = await startService(undefined, { schema, queryTimeoutMs: 300, logError });
   });
   after(async () => {

@@ -1,10 +1,8 @@
 import { expect } from "chai";
 import fc from "fast-check";
-import { buildSchema } from "../src/graphql/schema.js";
 import { loadFixtures } from "./support/fixtures.js";
 import { checkAnswer, requestArbitrary, send } from "./support/fuzz.js";
-import { startService, type RunningService } from "./support/service.js";
-import { testDatabase, testDriver } from "./support/test-neo4j.js";
+import { buildTestSchema, startService, type RunningService } from "./support/service.js";
 
 /** `npm run fuzz -- --runs N [--seed S]` sets these; `npm test` runs a bounded number. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
@@ -15,11 +13,11 @@ const ANSWER_WITHIN_MS = QUERY_TIMEOUT_MS + 5_000;
 
 describe("fuzz: random requests against the real app (contract §2, §3)", () => {
   let service: RunningService;
-  let schema: Awaited<ReturnType<typeof buildSchema>>;
+  let schema: Awaited<ReturnType<typeof buildTestSchema>>;
 
   before(async () => {
     await loadFixtures();
-    schema = await buildSchema(testDriver(), testDatabase);
+    schema = await buildTestSchema();
     service = await startService(undefined, { schema, queryTimeoutMs: QUERY_TIMEOUT_MS });
   });
   after(async () => {

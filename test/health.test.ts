@@ -1,11 +1,10 @@
 import { expect } from "chai";
 import type { Driver } from "neo4j-driver";
 import { loadConfig } from "../src/config.js";
-import { buildSchema } from "../src/graphql/schema.js";
 import { connectNeo4j } from "../src/neo4j/connect.js";
 import { isNeo4jReachable } from "../src/neo4j/reachable.js";
 import { createQuotaCounters, type QuotaCounters } from "../src/quota/quota.js";
-import { startService, testRedisUrl, type RunningService } from "./support/service.js";
+import { buildTestSchema, startService, testRedisUrl, type RunningService } from "./support/service.js";
 import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy.js";
 import { testBoltUri, testDatabase, testPassword } from "./support/test-neo4j.js";
 
@@ -31,7 +30,7 @@ describe("health probes: /healthz and /readyz", () => {
       () => undefined,
     );
     service = await startService(driver, {
-      schema: await buildSchema(driver, testDatabase),
+      schema: await buildTestSchema(driver),
       quota: counters.quota,
       readiness: {
         neo4j: () => isNeo4jReachable(driver, testDatabase, 2_000),
@@ -108,7 +107,7 @@ describe("health probes: /healthz and /readyz", () => {
       () => undefined,
     );
     const withoutRedis = await startService(driver, {
-      schema: await buildSchema(driver, testDatabase),
+      schema: await buildTestSchema(driver),
       quota: deadRedis.quota,
       readiness: { neo4j: () => Promise.resolve(true), redis: deadRedis.redisStatus },
     });

@@ -1,9 +1,8 @@
 import { expect } from "chai";
-import { buildSchema } from "../src/graphql/schema.js";
 import { Admission } from "../src/overload/admission.js";
-import { startService, type RunningService, type WireResponse } from "./support/service.js";
+import { buildTestSchema, startService, type RunningService, type WireResponse } from "./support/service.js";
 import { TROUBLE_TYPEDEFS } from "./support/trouble-typedefs.js";
-import { testDatabase, testDriver } from "./support/test-neo4j.js";
+import { testDriver } from "./support/test-neo4j.js";
 
 /** Resolves once `admission` reports `executing` executions and `queued` waiting requests. */
 async function until(admission: Admission, load: { executing: number; queued: number }): Promise<void> {
@@ -28,7 +27,7 @@ function expectRefusal(response: WireResponse, status: number, code: string, mes
 }
 
 describe("concurrency and overload (contract §12)", () => {
-  let schema: Awaited<ReturnType<typeof buildSchema>>;
+  let schema: Awaited<ReturnType<typeof buildTestSchema>>;
   let service: RunningService | undefined;
   const current = () => {
     if (service === undefined) throw new Error("no service started");
@@ -44,7 +43,7 @@ describe("concurrency and overload (contract §12)", () => {
   const otherKey = async (name: string) => (await current().keys.create(name, ["read"])).key;
 
   before(async () => {
-    schema = await buildSchema(testDriver(), testDatabase, [TROUBLE_TYPEDEFS]);
+    schema = await buildTestSchema(testDriver(), [TROUBLE_TYPEDEFS]);
   });
   afterEach(async () => {
     await service?.close();

@@ -1,6 +1,5 @@
 import { expect } from "chai";
-import { buildSchema } from "../src/graphql/schema.js";
-import { startService, type RunningService } from "./support/service.js";
+import { buildTestSchema, startService, type RunningService } from "./support/service.js";
 import { testDatabase, testDriver } from "./support/test-neo4j.js";
 import { TROUBLE_TYPEDEFS } from "./support/trouble-typedefs.js";
 
@@ -9,7 +8,7 @@ describe("traceability in Neo4j: transaction metadata", () => {
 
   before(async () => {
     service = await startService(testDriver(), {
-      schema: await buildSchema(testDriver(), testDatabase, [TROUBLE_TYPEDEFS]),
+      schema: await buildTestSchema(testDriver(), [TROUBLE_TYPEDEFS]),
     });
   });
   after(async () => {

@@ -1,10 +1,15 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Neo4jGraphQL } from "@neo4j/graphql";
-import { execute, parse, type GraphQLSchema } from "graphql";
+import { execute, Kind, parse, type GraphQLSchema } from "graphql";
 import type { Driver } from "neo4j-driver";
 import { projectRoot } from "../project-root.js";
 import { StrictDate } from "./strict-date.js";
+import {
+  cacheTranslations,
+  type TranslationCacheCounts,
+  type TranslationCacheMode,
+} from "./translation-cache.js";
 
 export const typeDefsDir = join(projectRoot, "typeDefs");
 
@@ -12,6 +17,12 @@ export const typeDefsDir = join(projectRoot, "typeDefs");
 export async function readTypeDefs(): Promise<string[]> {
   const files = (await readdir(typeDefsDir)).filter((name) => name.endsWith(".graphql")).sort();
   return Promise.all(files.map((name) => readFile(join(typeDefsDir, name), "utf8")));
+}
+
+export interface SchemaOptions {
+  /** More SDL next to `typeDefs/` (tests add a field that sleeps, to reach the query timeout). */
+  extraTypeDefs?: string[];
+  translationCache?: TranslationCacheMode;
 }
 
 /**
@@ -22,11 +33,11 @@ export async function readTypeDefs(): Promise<string[]> {
 export async function buildSchema(
   driver: Driver,
   database: string,
-  /** More SDL next to `typeDefs/` (tests add a field that sleeps, to reach the query timeout). */
-  extraTypeDefs: string[] = [],
+  { extraTypeDefs = [], translationCache = "on" }: SchemaOptions = {},
 ): Promise<GraphQLSchema> {
+  const typeDefs = [...(await readTypeDefs()), ...extraTypeDefs];
   const neoSchema = new Neo4jGraphQL({
-    typeDefs: [...(await readTypeDefs()), ...extraTypeDefs],
+    typeDefs,
     driver,
     // The library's own Date accepts whatever JavaScript's Date parses (contract §3 is stricter).
     resolvers: { Date: StrictDate },
@@ -34,7 +45,32 @@ export async function buildSchema(
   await neoSchema.checkNeo4jCompat({ sessionConfig: { database } });
   const schema = await neoSchema.getSchema();
   await warmUp(schema, database);
+  translationCacheCounts.set(schema, cacheTranslations(schema, cypherRootFields(typeDefs), translationCache));
   return schema;
+}
+
+const translationCacheCounts = new WeakMap<GraphQLSchema, TranslationCacheCounts>();
+
+/** What the schema's translation cache has done so far. */
+export function translationCacheCountsOf(schema: GraphQLSchema): TranslationCacheCounts | undefined {
+  return translationCacheCounts.get(schema);
+}
+
+/** The root fields the SDL answers with a `@cypher` statement (all of the product's). */
+export function cypherRootFields(typeDefs: string[]): Set<string> {
+  const names = new Set<string>();
+  for (const definition of typeDefs.flatMap((sdl) => parse(sdl).definitions)) {
+    if (
+      (definition.kind === Kind.OBJECT_TYPE_DEFINITION || definition.kind === Kind.OBJECT_TYPE_EXTENSION) &&
+      definition.name.value === "Query"
+    ) {
+      for (const field of definition.fields ?? []) {
+        if (field.directives?.some((directive) => directive.name.value === "cypher"))
+          names.add(field.name.value);
+      }
+    }
+  }
+  return names;
 }
 
 /**

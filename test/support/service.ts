@@ -13,6 +13,7 @@ import type { RequestLogEntry } from "../../src/ops/request-log.js";
 import { ApiKeyStore } from "../../src/auth/api-key-store.js";
 import { Authenticator } from "../../src/auth/authenticate.js";
 import { buildSchema } from "../../src/graphql/schema.js";
+import { loadConfig } from "../../src/config.js";
 import { createQuotaCounters, type Quota, type QuotaCounters } from "../../src/quota/quota.js";
 import { Admission, type AdmissionSettings } from "../../src/overload/admission.js";
 import { countingDriver } from "./counting-driver.js";
@@ -60,6 +61,22 @@ export interface ServiceOptions {
   redisStatus?: () => RedisStatus;
 }
 
+/**
+ * The translation cache the suite runs with: `verify` (every reuse checked against a fresh
+ * translation) unless `TRANSLATION_CACHE` says otherwise; `npm test` runs the suite again with it off.
+ */
+export const testTranslationCache = loadConfig({
+  TRANSLATION_CACHE: process.env.TRANSLATION_CACHE ?? "verify",
+}).graphql.translationCache;
+
+/** The product's schema (plus `extraTypeDefs`) over `driver`, with the suite's translation cache. */
+export function buildTestSchema(
+  driver: Driver = testDriver(),
+  extraTypeDefs: string[] = [],
+): Promise<GraphQLSchema> {
+  return buildSchema(driver, testDatabase, { extraTypeDefs, translationCache: testTranslationCache });
+}
+
 /** Allowances far above what any one test sends. */
 export const UNREACHED_LIMITS = { requestsPerMinute: 1e6, requestsPerDay: 1e6, graphqlQueriesPerDay: 1e6 };
 
@@ -94,8 +111,7 @@ export async function startService(
   const redisStatus = options.redisStatus ?? (() => sharedCounters?.redisStatus() ?? "not configured");
   const metrics = createMetrics({ graphqlPaths: GRAPHQL_PATHS, redisStatus });
   const schema =
-    options.schema ??
-    (await buildSchema(boundedDriver(driver, options.queryTimeoutMs ?? 10_000), testDatabase));
+    options.schema ?? (await buildTestSchema(boundedDriver(driver, options.queryTimeoutMs ?? 10_000)));
   const keys = new ApiKeyStore(testDriver(), testDatabase);
   const { key, record } = await keys.create("test suite", ["read"]);
   const { app, stop } = await createApp({
