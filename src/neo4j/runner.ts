@@ -17,6 +17,12 @@ export interface RunnerSettings {
   observe: Observe;
 }
 
+/** A root field's query waiting for the end of the event loop's turn. */
+interface Waiting extends CypherQuery {
+  resolve: (result: QueryResult) => void;
+  reject: (error: unknown) => void;
+}
+
 /**
  * A runner per request, for `context.executionContext`. The library calls it once per root field,
  * all in the same turn of the event loop; the runner waits for the end of that turn
@@ -32,10 +38,6 @@ export function queryRunner(
   settings: RunnerSettings,
   metadata: Record<string, string>,
 ): QueryRunner {
-  interface Waiting extends CypherQuery {
-    resolve: (result: QueryResult) => void;
-    reject: (error: unknown) => void;
-  }
   let waiting: Waiting[] = [];
   const runOne = autoCommit(driver, settings, metadata);
   const flush = () => {
@@ -46,19 +48,19 @@ export function queryRunner(
       for (const query of batch) runOne(query).then(query.resolve, query.reject);
       return;
     }
-    runOne(combined).then(
-      (result) => {
+    runOne(combined)
+      .then((result) => {
         const results = combined.split(result);
         batch.forEach((query, index) => {
           const own = results[index];
-          if (own === undefined) query.reject(new Error("combined query lost a result"));
-          else query.resolve(own);
+          if (own === undefined) throw new Error("the combined query's result lacks a root field");
+          query.resolve(own);
         });
-      },
-      (error: unknown) => {
+      })
+      // Every root field settles, whatever failed: a request never waits on a lost answer.
+      .catch((error: unknown) => {
         for (const query of batch) query.reject(error);
-      },
-    );
+      });
   };
   return {
     run(text, parameters = {}) {
