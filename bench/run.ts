@@ -58,6 +58,7 @@ async function main(): Promise<void> {
         const cells = new Map<string, Cell[]>();
         const record = (name: string, cell: Cell) => cells.set(name, [...(cells.get(name) ?? []), cell]);
         for (const contender of contenders) await httpLoad(contender, question, concurrency, WARM_UP_SECONDS);
+        await settle(driver);
         for (let round = 1; round <= rounds; round++) {
           // Alternate the order each round, so machine noise hits every contender alike.
           const order = round % 2 === 0 ? [...contenders].reverse() : contenders;

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { createApp, createMetricsApp, GRAPHQL_PATHS } from "./app.js";
 import { loadConfig } from "./config.js";
 import { createLogger, logRequestWith } from "./ops/logger.js";
-import { buildSchema } from "./graphql/schema.js";
+import { buildSchema, translationCacheCountsOf } from "./graphql/schema.js";
 import { ApiKeyStore } from "./auth/api-key-store.js";
 import { Authenticator } from "./auth/authenticate.js";
 import { createQuotaCounters } from "./quota/quota.js";
@@ -53,13 +53,17 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
   }
 
   const counters = createQuotaCounters(config.quota, log);
-  const metrics = createMetrics({ graphqlPaths: GRAPHQL_PATHS, redisStatus: counters.redisStatus });
   const schema = await buildSchema(boundedDriver(driver, config.neo4j.queryTimeoutMs), database, {
     extraTypeDefs,
     translationCache: config.graphql.translationCache,
   }).catch(async (error: unknown) => {
     await Promise.all([driver.close(), counters.close()]);
     throw explainStartupFailure(error, { uri: neo4jUri, user: config.neo4j.user, database });
+  });
+  const metrics = createMetrics({
+    graphqlPaths: GRAPHQL_PATHS,
+    redisStatus: counters.redisStatus,
+    translationCache: () => translationCacheCountsOf(schema),
   });
   log(`Neo4j: ${neo4jUri}, database ${database}, user ${config.neo4j.user}; schema built.`);
   log(`Quota counters: ${counters.description}.`);

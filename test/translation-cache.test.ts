@@ -71,6 +71,13 @@ describe("the translation cache (TRANSLATION_CACHE)", () => {
     expect((counts?.reused ?? 0) + (counts?.learnt ?? 0) + (counts?.translated ?? 0)).to.equal(
       3 * VARIABLES.length * 4,
     );
+
+    const metrics = await (await fetch(`${cached.url}/metrics`)).text();
+    for (const [outcome, count] of Object.entries(counts ?? {})) {
+      expect(metrics).to.include(
+        `kg_graphql_translation_cache_total{outcome="${outcome}"} ${String(count)}\n`,
+      );
+    }
   });
 
   it("answers a document's failures the same way when its translation is reused", async () => {
@@ -86,12 +93,16 @@ describe("the translation cache (TRANSLATION_CACHE)", () => {
 
 describe("cacheTranslations, learning from a stand-in for the library", () => {
   /** A field "translated" by `translate` into a query whose one row is the parameter `v`. */
-  function schemaTranslatingWith(translate: (args: { n?: number | null; s?: string | null }) => CypherQuery) {
-    const schema = buildGraphQLSchema("type Query { f(n: Int, s: String, flag: Boolean): [Int] }");
+  type Args = { n?: number | null; s?: string | null; t?: string | null };
+  function schemaTranslatingWith(
+    translate: (args: Args) => CypherQuery,
+    document = parse("query($n: Int, $s: String) { f(n: $n, s: $s) }"),
+  ) {
+    const schema = buildGraphQLSchema("type Query { f(n: Int, s: String, t: String): [String] }");
     const field = schema.getQueryType()?.getFields().f;
     if (field === undefined) throw new Error("no field");
     field.resolve = async (_source, args, context: { executionContext: QueryRunner }) => {
-      const { text, parameters } = translate(args as { n?: number | null; s?: string | null });
+      const { text, parameters } = translate(args as Args);
       const result = await context.executionContext.run(text, parameters);
       return result.records.map((record) => record.get(0) as unknown);
     };
@@ -100,11 +111,18 @@ describe("cacheTranslations, learning from a stand-in for the library", () => {
     const runner: QueryRunner = {
       run: (text, parameters = {}) => {
         sent.push({ text, parameters });
-        const row = neo4j.isInt(parameters.v) ? parameters.v.toNumber() : (parameters.v ?? null);
+        // The row: v, then ",w" when the query has a second parameter (numbers and strings only).
+        const shown = (value: unknown) => (neo4j.isInt(value) ? value.toString() : JSON.stringify(value));
+        const row =
+          parameters.v === null || parameters.v === undefined
+            ? null
+            : [parameters.v, parameters.w]
+                .filter((value) => value !== undefined)
+                .map((value) => shown(value).replaceAll('"', ""))
+                .join(",");
         return Promise.resolve({ records: [new Neo4jRecord(["v"], [row])] } as unknown as QueryResult);
       },
     };
-    const document = parse("query($n: Int, $s: String) { f(n: $n, s: $s) }");
     const ask = async (variableValues: Record<string, unknown>) => {
       const result = await execute({
         schema,
@@ -123,7 +141,7 @@ describe("cacheTranslations, learning from a stand-in for the library", () => {
       text: "RETURN $v, $w, $k",
       parameters: { v: n === null || n === undefined ? null : neo4j.int(n), w: s, k: "constant" },
     }));
-    for (const n of [1, 2, 3, 40]) expect(await ask({ n, s: `s${n}` })).to.deep.equal([n]);
+    for (const n of [1, 2, 3, 40]) expect(await ask({ n, s: `s${n}` })).to.deep.equal([`${n},s${n}`]);
     expect(counts).to.deep.include({ learnt: 1, reused: 3, uncacheable: 0 });
     expect(await ask({ n: null, s: "x" })).to.deep.equal([null]);
     expect(counts.learnt).to.equal(2); // null is a shape of its own
@@ -136,10 +154,31 @@ describe("cacheTranslations, learning from a stand-in for the library", () => {
         : { text: "RETURN $v", parameters: { v: n } },
     );
     for (let i = 0; i < 2; i++) {
-      expect(await ask({})).to.deep.equal([7]);
+      expect(await ask({})).to.deep.equal(["7"]);
       expect(await ask({ n: null })).to.deep.equal([null]);
     }
     expect(counts).to.deep.include({ learnt: 2, reused: 2 });
+  });
+
+  it("keys equal values apart, which the library gives one parameter", async () => {
+    const merging = ({ s, t }: Args) =>
+      s === t
+        ? { text: "RETURN $v AS both", parameters: { v: s } }
+        : { text: "RETURN $v, $w", parameters: { v: s, w: t } };
+    const variables = schemaTranslatingWith(
+      merging,
+      parse("query($s: String, $t: String) { f(s: $s, t: $t) }"),
+    );
+    expect(await variables.ask({ s: "a", t: "b" })).to.deep.equal(["a,b"]);
+    expect(await variables.ask({ s: "c", t: "c" })).to.deep.equal(["c"]);
+    expect(await variables.ask({ s: "d", t: "e" })).to.deep.equal(["d,e"]);
+    expect(variables.counts.reused).to.equal(1);
+
+    const literal = schemaTranslatingWith(merging, parse('query($s: String) { f(s: $s, t: "x") }'));
+    expect(await literal.ask({ s: "y" })).to.deep.equal(["y,x"]);
+    expect(await literal.ask({ s: "x" })).to.deep.equal(["x"]);
+    expect(await literal.ask({ s: "z" })).to.deep.equal(["z,x"]);
+    expect(literal.counts.reused).to.equal(1);
   });
 
   it("leaves a key to the library when a parameter is derived from a value", async () => {
@@ -147,9 +186,9 @@ describe("cacheTranslations, learning from a stand-in for the library", () => {
       text: "RETURN $v",
       parameters: { v: Math.min(n ?? 0, 100) },
     }));
-    expect(await ask({ n: 500 })).to.deep.equal([100]);
-    expect(await ask({ n: 5 })).to.deep.equal([5]);
-    expect(await ask({ n: 50 })).to.deep.equal([50]);
+    expect(await ask({ n: 500 })).to.deep.equal(["100"]);
+    expect(await ask({ n: 5 })).to.deep.equal(["5"]);
+    expect(await ask({ n: 50 })).to.deep.equal(["50"]);
     expect(counts).to.deep.equal({ learnt: 0, reused: 0, uncacheable: 1, translated: 2 });
   });
 
@@ -158,7 +197,7 @@ describe("cacheTranslations, learning from a stand-in for the library", () => {
       text: (n ?? 0) > 10 ? "RETURN $v // big" : "RETURN $v",
       parameters: { v: n },
     }));
-    for (const n of [20, 5, 30]) expect(await ask({ n })).to.deep.equal([n]);
+    for (const n of [20, 5, 30]) expect(await ask({ n })).to.deep.equal([String(n)]);
     expect(counts.reused).to.equal(0);
     expect(sent.map((query) => query.text)).to.deep.equal([
       "RETURN $v // big",

@@ -3,8 +3,13 @@
 // (the largest share of the service's CPU time per request after I/O); for one document the
 // Cypher text is the same each time, and only the parameters follow the variables.
 import { isDeepStrictEqual } from "node:util";
+import { LRUCache } from "lru-cache";
 import {
   getArgumentValues,
+  Kind,
+  visit,
+  type ASTNode,
+  type TypeNode,
   getNullableType,
   isListType,
   type GraphQLField,
@@ -35,8 +40,15 @@ interface Template {
 /** What is known of one root field of one operation, for one shape of its variables. */
 type Entry = { state: "seen" } | { state: "learnt"; template: Template } | { state: "uncacheable" };
 
-/** Shapes remembered per operation: enough for every null/boolean mix a real client sends. */
-const MAX_SHAPES_PER_OPERATION = 64;
+/** What the cache keeps at most: keys, and characters of learnt Cypher (about 2 bytes each). */
+const MAX_ENTRIES = 10_000;
+const MAX_CYPHER_CHARACTERS = 20_000_000;
+
+interface Operation {
+  id: number;
+  /** The scalar values written as literals in the document's arguments. */
+  literals: Set<unknown>;
+}
 
 interface ExecutionContext {
   executionContext?: unknown;
@@ -49,13 +61,18 @@ interface ExecutionContext {
  *
  * The key is the operation's parsed document (Apollo's document store hands the same object to
  * every request with the same text), the field's response key, and each variable's shape: absent,
- * null, true, false, or a value. Literals are part of the document, so only variable values differ
- * between requests with one key. A translation is learnt by translating the field twice more
+ * null, true, false, or a value, and which other variable or literal that value equals (the library
+ * gives equal values one parameter). Literals are part of the document, so only variable values
+ * differ between requests with one key. A translation is learnt by translating the field twice more
  * without running it, with every non-null, non-boolean variable replaced by unique placeholders
  * (large positive values, then negative ones): a parameter that follows a variable's placeholders
  * comes from that variable, one that stays the same in all three is a constant, and anything else
  * (a text that changes, a parameter derived from a value) makes the key uncacheable. The template
  * is kept only if rebuilding the real request's parameters from it gives exactly the library's.
+ *
+ * The service's requests differ only in variables: no JWT, `cypherParams` or Cypher options in
+ * their context. A per-request value there would look constant while learning and must not be
+ * cached; whoever adds one must key on it or turn the cache off.
  */
 export function cacheTranslations(
   schema: GraphQLSchema,
@@ -65,19 +82,31 @@ export function cacheTranslations(
   const counts: TranslationCacheCounts = { reused: 0, learnt: 0, uncacheable: 0, translated: 0 };
   const queryType = schema.getQueryType();
   if (mode === "off" || queryType === null || queryType === undefined) return counts;
-  const learnt = new WeakMap<OperationDefinitionNode, Map<string, Entry>>();
+  // Every operation gets a number for its lifetime; what is learnt is kept in one LRU, bounded by
+  // entries and by the characters of the Cypher it holds, whatever Apollo's document store keeps.
+  const operationIds = new WeakMap<OperationDefinitionNode, Operation>();
+  let nextId = 0;
+  const learnt = new LRUCache<string, Entry>({
+    max: MAX_ENTRIES,
+    maxSize: MAX_CYPHER_CHARACTERS,
+    sizeCalculation: (entry) => (entry.state === "learnt" ? entry.template.text.length : 0) + 64,
+  });
   for (const field of Object.values(queryType.getFields())) {
     const translateAndRun = field.resolve;
     if (translateAndRun === undefined || !rootFields.has(field.name)) continue;
     field.resolve = async (source, args, context: ExecutionContext, info) => {
-      const key = shapeKey(info);
-      if (key === undefined) {
+      let operation = operationIds.get(info.operation);
+      if (operation === undefined) {
+        operation = { id: nextId++, literals: literalValues(info) };
+        operationIds.set(info.operation, operation);
+      }
+      const shape = shapeKey(info, operation.literals);
+      if (shape === undefined) {
         counts.translated++;
         return translateAndRun(source, args, context, info);
       }
-      let entries = learnt.get(info.operation);
-      if (entries === undefined) learnt.set(info.operation, (entries = new Map<string, Entry>()));
-      const entry = entries.get(key);
+      const key = `${String(operation.id)}|${shape}`;
+      const entry = learnt.get(key);
       const runner = context.executionContext as QueryRunner;
       if (entry?.state === "learnt") {
         const query = { text: entry.template.text, parameters: rebuild(entry.template, info.variableValues) };
@@ -87,8 +116,7 @@ export function cacheTranslations(
         return valuesOf(field, await runner.run(query.text, query.parameters));
       }
       if (entry?.state === "uncacheable" || (entry === undefined && mode === "on")) {
-        if (entry === undefined && entries.size < MAX_SHAPES_PER_OPERATION)
-          entries.set(key, { state: "seen" });
+        if (entry === undefined) learnt.set(key, { state: "seen" });
         counts.translated++;
         return translateAndRun(source, args, context, info);
       }
@@ -107,15 +135,20 @@ export function cacheTranslations(
         info,
       );
       if (sent !== undefined) {
-        // Anything unexpected while learning leaves the key to the library, never fails the request.
-        const template = await learn(translateAndRun, field, source, context, info, sent).catch(
+        // Anything unexpected while learning leaves this request to the library and the key
+        // unlearnt (a later request tries again); it never fails the request.
+        const outcome = await learn(translateAndRun, field, source, context, info, sent).then(
+          (template) =>
+            template === undefined
+              ? ({ state: "uncacheable" } as const)
+              : ({ state: "learnt", template } as const),
           () => undefined,
         );
-        if (entries.size < MAX_SHAPES_PER_OPERATION || entries.has(key)) {
-          entries.set(key, template === undefined ? { state: "uncacheable" } : { state: "learnt", template });
+        if (outcome !== undefined) {
+          learnt.set(key, outcome);
+          if (outcome.state === "learnt") counts.learnt++;
+          else counts.uncacheable++;
         }
-        if (template === undefined) counts.uncacheable++;
-        else counts.learnt++;
       }
       return value;
     };
@@ -135,9 +168,14 @@ export interface TranslationCacheCounts {
   translated: number;
 }
 
-/** The field's response key and its variables' shapes; undefined when a variable is a list or an object. */
-function shapeKey(info: GraphQLResolveInfo): string | undefined {
+/**
+ * The field's response key and its variables' shapes: absent, null, true, false, or a value, and
+ * for a value which earlier variable or literal of the document it equals (the library gives
+ * equal values one parameter). Undefined when a variable is a list or an object.
+ */
+function shapeKey(info: GraphQLResolveInfo, literals: Set<unknown>): string | undefined {
   let key = info.path.key.toString();
+  const values: unknown[] = [];
   for (const definition of info.operation.variableDefinitions ?? []) {
     const value: unknown = info.variableValues[definition.variable.name.value];
     // An absent variable leaves its argument to the argument's default; null sets the argument to null.
@@ -145,10 +183,32 @@ function shapeKey(info: GraphQLResolveInfo): string | undefined {
     else if (value === null) key += "|n";
     else if (value === true) key += "|t";
     else if (value === false) key += "|f";
-    else if (isScalarValue(value)) key += "|v";
-    else return undefined;
+    else if (isScalarValue(value)) {
+      const comparable = neo4j.isDate(value) ? value.toString() : value;
+      const equal = values.indexOf(comparable);
+      key += equal !== -1 ? `|=${String(equal)}` : literals.has(comparable) ? "|=lit" : "|v";
+      values.push(comparable);
+      continue;
+    } else return undefined;
+    values.push(undefined);
   }
   return key;
+}
+
+/** Every string, number and enum value written as a literal argument in the operation or its fragments. */
+function literalValues(info: GraphQLResolveInfo): Set<unknown> {
+  const literals = new Set<unknown>();
+  const collect = (node: ASTNode) => {
+    visit(node, {
+      StringValue: (value) => void literals.add(value.value),
+      EnumValue: (value) => void literals.add(value.value),
+      IntValue: (value) => void literals.add(Number(value.value)),
+      FloatValue: (value) => void literals.add(Number(value.value)),
+    });
+  };
+  collect(info.operation);
+  for (const fragment of Object.values(info.fragments)) collect(fragment);
+  return literals;
 }
 
 /** What a scalar variable's value is once coerced: a string (ID, String, enum), a number, a Date. */
@@ -156,20 +216,33 @@ function isScalarValue(value: unknown): boolean {
   return typeof value === "string" || typeof value === "number" || neo4j.isDate(value);
 }
 
-/** Unique stand-ins for the variables that shape the key as values: `sign` 1 or -1 gives two sets. */
+/**
+ * Unique stand-ins for the variables that shape the key as values: `sign` 1 or -1 gives two sets.
+ * Strings mix case and spaces and Float values have a fraction, so that a transformation of the
+ * value (case, trimming, rounding) shows as a parameter that is neither a stand-in nor constant.
+ */
 function placeholders(info: GraphQLResolveInfo, sign: 1 | -1): Record<string, unknown> {
+  const floats = new Set(
+    (info.operation.variableDefinitions ?? [])
+      .filter((definition) => namedType(definition.type) === "Float")
+      .map((definition) => definition.variable.name.value),
+  );
   const variables: Record<string, unknown> = { ...info.variableValues };
   let index = 0;
   for (const [name, value] of Object.entries(variables)) {
     if (value === null || value === undefined || typeof value === "boolean") continue;
     index++;
     const stand = 1_000_000_000 + index * 1_000;
-    if (typeof value === "number") variables[name] = sign * stand;
+    if (typeof value === "number") variables[name] = sign * (floats.has(name) ? stand + 0.25 : stand);
     else if (typeof value === "string")
-      variables[name] = `\u0001kg-graphql:${sign === 1 ? "a" : "b"}:${String(index)}`;
+      variables[name] = ` \u0001Kg-GraphQL ${sign === 1 ? "A" : "b"} ${String(index)} `;
     else variables[name] = new neo4j.types.Date(sign * (100_000 + index), 1, 1);
   }
   return variables;
+}
+
+function namedType(type: TypeNode): string {
+  return type.kind === Kind.NAMED_TYPE ? type.name.value : namedType(type.type);
 }
 
 type Resolve = GraphQLFieldResolver<unknown, unknown>;

@@ -1,5 +1,5 @@
 import neo4j, { type Driver, type QueryResult } from "neo4j-driver";
-import { combineQueries, type CypherQuery } from "./combine.js";
+import { combineQueries, type CombinedQuery, type CypherQuery } from "./combine.js";
 import { answerWithin, DEADLINE_MARGIN_MS } from "./deadline.js";
 
 type Observe = (seconds: number, outcome: "success" | "failure") => void;
@@ -43,7 +43,13 @@ export function queryRunner(
   const flush = () => {
     const batch = waiting;
     waiting = [];
-    const combined = batch.length > 1 ? combineQueries(batch) : undefined;
+    let combined: CombinedQuery | undefined;
+    try {
+      combined = batch.length > 1 ? combineQueries(batch) : undefined;
+    } catch (error) {
+      for (const query of batch) query.reject(error);
+      return;
+    }
     if (combined === undefined) {
       for (const query of batch) runOne(query).then(query.resolve, query.reject);
       return;

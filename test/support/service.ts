@@ -12,7 +12,7 @@ import type { RedisStatus } from "../../src/quota/quota.js";
 import type { RequestLogEntry } from "../../src/ops/request-log.js";
 import { ApiKeyStore } from "../../src/auth/api-key-store.js";
 import { Authenticator } from "../../src/auth/authenticate.js";
-import { buildSchema } from "../../src/graphql/schema.js";
+import { buildSchema, translationCacheCountsOf } from "../../src/graphql/schema.js";
 import { loadConfig } from "../../src/config.js";
 import { createQuotaCounters, type Quota, type QuotaCounters } from "../../src/quota/quota.js";
 import { Admission, type AdmissionSettings } from "../../src/overload/admission.js";
@@ -109,9 +109,13 @@ export async function startService(
   options: ServiceOptions = {},
 ): Promise<RunningService> {
   const redisStatus = options.redisStatus ?? (() => sharedCounters?.redisStatus() ?? "not configured");
-  const metrics = createMetrics({ graphqlPaths: GRAPHQL_PATHS, redisStatus });
   const schema =
     options.schema ?? (await buildTestSchema(boundedDriver(driver, options.queryTimeoutMs ?? 10_000)));
+  const metrics = createMetrics({
+    graphqlPaths: GRAPHQL_PATHS,
+    redisStatus,
+    translationCache: () => translationCacheCountsOf(schema),
+  });
   const keys = new ApiKeyStore(testDriver(), testDatabase);
   const { key, record } = await keys.create("test suite", ["read"]);
   const { app, stop } = await createApp({
