@@ -16,6 +16,8 @@ export interface BenchDocument {
   size: string;
   command: string;
   measuredAt: string;
+  /** The commit measured; older results did not say. */
+  commit?: string;
   machine: { cores: number; cpu?: string };
   results: {
     question: string;
@@ -47,9 +49,12 @@ export function markdown(document: BenchDocument): string {
   const CONTENDERS = document.contenders;
   const questions = [...new Set(document.results.map((row) => row.question))];
   const lines = [
-    `\`${document.command}\` (${document.measuredAt.slice(0, 10)}, ${document.machine.cores} cores, ` +
+    `\`${document.command}\` (${document.measuredAt.slice(0, 10)}${
+      document.commit === undefined ? "" : `, commit ${document.commit}`
+    }, ${document.machine.cores} cores, ` +
       `${Math.round(document.elapsedSeconds)} s). Each cell: p50 at c=1 · requests/s at c=16, ` +
-      "in square brackets the lowest and highest req/s over the rounds, and in round brackets the ratio to http-driver (p50: lower is better; req/s: higher is better).",
+      "in square brackets the lowest and highest req/s over the rounds, and in round brackets the ratio to http-driver (p50: lower is better; req/s: higher is better). " +
+      "An empty cell is a contender the question was not asked of.",
     "",
     `| question | ${CONTENDERS.join(" | ")} |`,
     `| --- | ${CONTENDERS.map(() => "---").join(" | ")} |`,

@@ -1,4 +1,5 @@
 // The report of `npm run bench`: a table on stdout, bench/results/<size>.json, and the README's table.
+import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { cpus } from "node:os";
 import { join } from "node:path";
@@ -104,6 +105,7 @@ export async function report(run: Run): Promise<void> {
     size: run.size,
     command: run.command,
     measuredAt: new Date().toISOString(),
+    commit: measuredCommit(),
     machine: { cores: cpus().length, cpu: cpus()[0]?.model },
     versions,
     graph: graphSizes[run.size],
@@ -114,7 +116,9 @@ export async function report(run: Run): Promise<void> {
       "median over the rounds, and `spread` the lowest and highest req/s. c=1: sequential keep-alive " +
       "requests timed with performance.now(); c=16: autocannon. Every response is checked against the " +
       "answer all contenders agreed on. raw-driver runs in the bench process; the services' stdout goes " +
-      "to files. CPU per request is read from /proc for each process over the dashboard's c=16 cells.",
+      "to files. CPU per request is read from /proc for each process over the dashboard's c=16 cells. " +
+      "Every contender answers the dashboard and wide; the other questions are asked of kg-graphql, " +
+      "stock and http-driver, the contenders their targets name.",
     secondsPerCell: run.secondsPerCell,
     rounds: run.rounds,
     subjects: run.subjects,
@@ -132,6 +136,16 @@ export async function report(run: Run): Promise<void> {
   await writeFile(file, `${JSON.stringify(document, finite, 2)}\n`);
   await updateReadme(document);
   log(`Wrote ${file} and its table in README.md (${(run.elapsedMs / 1000).toFixed(0)} s)`);
+}
+
+/** The commit the figures are of, marked when the working tree differs from it. */
+function measuredCommit(): string {
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: projectRoot, encoding: "utf8" }).trim();
+  try {
+    return `${git("rev-parse", "--short", "HEAD")}${git("status", "--porcelain") === "" ? "" : "+changes"}`;
+  } catch {
+    return "unknown (not a git checkout)";
+  }
 }
 
 async function installedVersion(name: string): Promise<string> {
