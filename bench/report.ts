@@ -138,11 +138,14 @@ export async function report(run: Run): Promise<void> {
   log(`Wrote ${file} and its table in README.md (${(run.elapsedMs / 1000).toFixed(0)} s)`);
 }
 
-/** The commit the figures are of, marked when the working tree differs from it. */
+/**
+ * The commit the figures are of, marked when the working tree differs from it (other than in the
+ * results and the README's tables that earlier sizes of the same series wrote).
+ */
 function measuredCommit(): string {
   const git = (...args: string[]) => execFileSync("git", args, { cwd: projectRoot, encoding: "utf8" }).trim();
   try {
-    return `${git("rev-parse", "--short", "HEAD")}${git("status", "--porcelain") === "" ? "" : "+changes"}`;
+    return `${git("rev-parse", "--short", "HEAD")}${git("status", "--porcelain", "--", ".", ":!bench/results", ":!README.md") === "" ? "" : "+changes"}`;
   } catch {
     return "unknown (not a git checkout)";
   }
