@@ -47,12 +47,19 @@ function combinations(filters: Record<string, string>): string[] {
   );
 }
 
+/** No filter, each filter alone, and all of them together, as GraphQL arguments. */
+function singlesAndAll(filters: Record<string, string>): string[] {
+  const each = Object.entries(filters).map(([name, value]) => `${name}: ${value}`);
+  return [...new Set(["", ...each, each.join(", ")])];
+}
+
 /** The filters that start from one parent node: with one, the label's own index is not read. */
 const PARENT_FILTERS = new Set(["topicId", "ownerId"]);
 
 const ROOT_LISTS: Record<string, Record<string, string>> = {
   decisions: {
     since: '"2025-01-01"',
+    until: '"2025-12-31"',
     topicId: '"t1"',
     status: "DECIDED",
     regretScoreMin: "0.5",
@@ -80,49 +87,98 @@ describe("query plans of the root list fields (EXPLAIN)", () => {
   });
   after(() => service.close());
 
+  /**
+   * Sends one selection, and checks the plan of the one Cypher query it ran: no label scan, an
+   * index read, a parent filter's branch alone, sorts of bounded inputs only.
+   */
+  async function checkPlan(selection: string, args: string) {
+    counter.reset();
+    const { status, body } = await service.graphql(`{ ${selection} }`);
+    expect(body.errors, `${selection}: ${JSON.stringify(body.errors)}`).to.equal(undefined);
+    expect(status).to.equal(200);
+    const [query] = counter.recorded();
+    expect(counter.recorded(), selection).to.have.length(1);
+    if (query === undefined) throw new Error(`${selection}: no Cypher recorded`);
+
+    const { summary } = await testDriver().executeQuery(`EXPLAIN ${query.text}`, query.parameters, {
+      database: testDatabase,
+    });
+    const plan = summary.plan as unknown as PlanNode;
+    const operators = walk(plan);
+    const described = operators.map((node) => `${operator(node)} ${details(node)}`).join("\n");
+    const scans = operators.filter((node) => /^(NodeByLabelScan|AllNodesScan)$/.test(operator(node)));
+    expect(scans, `${selection} scans a label:\n${described}`).to.deep.equal([]);
+    const reads = operators.filter((node) => /^Node(Unique)?Index(Seek|Scan)/.test(operator(node)));
+    expect(reads, `${selection} reads no index:\n${described}`).not.to.deep.equal([]);
+    // With a parent filter, the branch reading the whole label is guarded off: PROFILE
+    // counts the rows each operator produced (a count, not a time).
+    if (args.split(", ").some((arg) => PARENT_FILTERS.has(arg.split(":")[0] ?? ""))) {
+      const labelReads = (await profile(query)).filter((node) =>
+        /^NodeIndex(SeekByRange|Scan)$/.test(operator(node)),
+      );
+      const rows = labelReads.map((node) => node.rows);
+      expect(rows, `${selection} reads the label`).to.satisfy((counts: number[]) =>
+        counts.every((n) => n === 0),
+      );
+    }
+    // A full Sort/Top may only order a bounded input: one node's relationships, or index
+    // reads already cut to `limit` rows in index order below it (PartialSort/PartialTop finish
+    // ties on `id` within the index order). A label's order comes from an index.
+    for (const sort of operators.filter((node) => /^(Sort|Top)$/.test(operator(node)))) {
+      const unbounded = sort.children.flatMap(unboundedLabelReads);
+      expect(unbounded, `${selection} sorts a label:\n${described}`).to.deep.equal([]);
+    }
+  }
+
   for (const [field, filters] of Object.entries(ROOT_LISTS)) {
     it(`plans ${field} with each of its ${2 ** Object.keys(filters).length} filter combinations on indexes`, async () => {
       for (const args of combinations(filters)) {
-        counter.reset();
-        const selection = `${field}${args === "" ? "" : `(${args})`} { id }`;
-        const { status, body } = await service.graphql(`{ ${selection} }`);
-        expect(body.errors, `${selection}: ${JSON.stringify(body.errors)}`).to.equal(undefined);
-        expect(status).to.equal(200);
-        const [query] = counter.recorded();
-        expect(counter.recorded(), selection).to.have.length(1);
-        if (query === undefined) continue;
+        await checkPlan(`${field}${args === "" ? "" : `(${args})`} { id }`, args);
+      }
+    });
 
-        const { summary } = await testDriver().executeQuery(`EXPLAIN ${query.text}`, query.parameters, {
-          database: testDatabase,
-        });
-        const plan = summary.plan as unknown as PlanNode;
-        const operators = walk(plan);
-        const described = operators.map((node) => `${operator(node)} ${details(node)}`).join("\n");
-        const scans = operators.filter((node) => /^(NodeByLabelScan|AllNodesScan)$/.test(operator(node)));
-        expect(scans, `${selection} scans a label:\n${described}`).to.deep.equal([]);
-        const reads = operators.filter((node) => /^Node(Unique)?Index(Seek|Scan)/.test(operator(node)));
-        expect(reads, `${selection} reads no index:\n${described}`).not.to.deep.equal([]);
-        // With a parent filter, the branch reading the whole label is guarded off: PROFILE
-        // counts the rows each operator produced (a count, not a time).
-        if (args.split(", ").some((arg) => PARENT_FILTERS.has(arg.split(":")[0] ?? ""))) {
-          const labelReads = (await profile(query)).filter((node) =>
-            /^NodeIndex(SeekByRange|Scan)$/.test(operator(node)),
-          );
-          const rows = labelReads.map((node) => node.rows);
-          expect(rows, `${selection} reads the label`).to.satisfy((counts: number[]) =>
-            counts.every((n) => n === 0),
-          );
-        }
-        // A full Sort/Top may only order a bounded input: one node's relationships, or index
-        // reads already cut to `limit` rows in index order below it (PartialSort/PartialTop finish
-        // ties on `id` within the index order). A label's order comes from an index.
-        for (const sort of operators.filter((node) => /^(Sort|Top)$/.test(operator(node)))) {
-          const unbounded = sort.children.flatMap(unboundedLabelReads);
-          expect(unbounded, `${selection} sorts a label:\n${described}`).to.deep.equal([]);
+    // Connections (issue 15): the page after a cursor's position, and `totalCount` from the
+    // count store (no filter) or one filter's index (with the other filters checked on its rows).
+    it(`plans ${field}Connection with no filter, each, and all, a cursor and totalCount on indexes`, async () => {
+      const { body } = await service.graphql(`{ ${field}Connection(first: 1) { pageInfo { endCursor } } }`);
+      const after = JSON.stringify(body.data[`${field}Connection`].pageInfo.endCursor);
+      for (const args of singlesAndAll(filters)) {
+        for (const paging of ["first: 2", `first: 2, after: ${after}`]) {
+          const all = [args, paging].filter((a) => a !== "").join(", ");
+          await checkPlan(`${field}Connection(${all}) { totalCount nodes { id } }`, args);
         }
       }
     });
   }
+
+  it("counts an unfiltered connection from the count store", async () => {
+    for (const field of Object.keys(ROOT_LISTS)) {
+      counter.reset();
+      await service.graphql(`{ ${field}Connection { totalCount } }`);
+      const [query] = counter.recorded();
+      if (query === undefined) throw new Error("no Cypher recorded");
+      const operators = (await profile(query)).map(operator);
+      expect(operators, field).to.include("NodeCountFromCountStore");
+    }
+  });
+
+  it("reads a keyset page from the cursor's position in the index, not from the top", async () => {
+    const { body } = await service.graphql(
+      "{ decisionsConnection(first: 7) { edges { cursor node { id } } } }",
+    );
+    const edges = body.data.decisionsConnection.edges as { cursor: string; node: { id: string } }[];
+    const cursor = edges.at(-1)?.cursor ?? "";
+    counter.reset();
+    await service.graphql(`{ decisionsConnection(first: 1, after: "${cursor}") { nodes { id } } }`);
+    const [query] = counter.recorded();
+    if (query === undefined) throw new Error("no Cypher recorded");
+    const seeks = (await profile(query)).filter(
+      (node) => operator(node) === "NodeIndexSeekByRange" && /decidedAt/.test(details(node)),
+    );
+    expect(seeks).not.to.deep.equal([]);
+    // The first read starts a second after the 7th row's instant: it never meets the 6 before.
+    expect(seeks[0]?.rows, "rows the first decidedAt read produced").to.be.below(6);
+  });
 
   // Issue 12: the `id` index walk for undated rows runs only when the dated rows left the page
   // short. The fixture has 9 dated decisions and 3 dated disagreements.

@@ -54,6 +54,40 @@ describe("root fields on the fixture graph", () => {
       }
     });
 
+    it("keeps decisions before 00:00 UTC of the day after `until`, whatever offset they were written with", async () => {
+      // d5 is 2025-04-01T00:00Z written as 02:00+02:00; d10 a millisecond before, written on April 1st.
+      expect(await ids(service, '{ decisions(until: "2025-03-31") { id } }')).to.deep.equal([
+        "d10",
+        "d66",
+        "d1",
+        "d6",
+        "d9",
+        "d2",
+        "d8",
+        "d3",
+      ]);
+      // d2 and d8 are 2025-03-31T00:00Z (d8 written as 19:00-05:00 on the 30th); d3 a millisecond before.
+      expect(await ids(service, '{ decisions(until: "2025-03-30") { id } }')).to.deep.equal(["d3"]);
+      expect(await ids(service, '{ decisions(until: "2025-03-29") { id } }')).to.deep.equal([]);
+      expect(
+        await ids(service, '{ decisions(since: "2025-03-31", until: "2025-03-31", limit: 3) { id } }'),
+      ).to.deep.equal(["d10", "d66", "d1"]);
+      expect(
+        await ids(service, '{ decisions(since: "2025-04-01", until: "2025-03-31") { id } }'),
+      ).to.deep.equal([]);
+      expect(
+        await ids(service, "query ($until: Date) { decisions(until: $until) { id } }", {
+          until: "2025-03-30",
+        }),
+      ).to.deep.equal(["d3"]);
+    });
+
+    it("refuses an `until` that is not a calendar date with 422", async () => {
+      const { status, body } = await service.graphql('{ decisions(until: "2025-02-30") { id } }');
+      expect(status).to.equal(422);
+      expect(body.errors[0].extensions.code).to.equal("validation_failed");
+    });
+
     it("takes `since` as a variable", async () => {
       expect(
         await ids(service, "query ($since: Date) { decisions(since: $since) { id } }", {

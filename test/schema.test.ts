@@ -19,7 +19,7 @@ describe("the public schema", () => {
     expect(served).to.equal(await readFile(join(projectRoot, "schema.graphql"), "utf8"));
   });
 
-  it("has the eight root fields and no Mutation or Subscription root, as introspection shows", async () => {
+  it("has the root fields of §7 and its v1 additions, and no Mutation or Subscription root, as introspection shows", async () => {
     const { status, body } = await service.graphql(
       "{ __schema { queryType { fields { name } } mutationType { name } subscriptionType { name } } }",
     );
@@ -28,13 +28,19 @@ describe("the public schema", () => {
       queryType: {
         fields: [
           "decisions",
+          "decisionsConnection",
           "decision",
           "features",
+          "featuresConnection",
           "topics",
+          "topicsConnection",
           "topic",
           "customers",
+          "customersConnection",
           "people",
+          "peopleConnection",
           "disagreements",
+          "disagreementsConnection",
         ].map((name) => ({ name })),
       },
       mutationType: null,
@@ -42,9 +48,18 @@ describe("the public schema", () => {
     });
   });
 
-  it("exposes no generated where, sort, aggregate or connection fields", async () => {
+  it("exposes no generated where, sort, aggregate or connection fields: its connections are §7's own", async () => {
     const schema = await readFile(join(projectRoot, "schema.graphql"), "utf8");
-    expect(schema).not.to.match(/where|sort|Connection|Aggregate|options|Mutation|Subscription/);
+    expect(schema).not.to.match(/where|sort|Aggregate|options|Mutation|Subscription/);
+    const elements = ["Decision", "Feature", "Topic", "Customer", "Person", "Disagreement", "Commitment"];
+    expect(
+      [...schema.matchAll(/^type (\w+(?:Connection|Edge)|PageInfo) /gm)].map(([, name]) => name).sort(),
+    ).to.deep.equal(
+      [...elements.flatMap((element) => [`${element}Connection`, `${element}Edge`]), "PageInfo"].sort(),
+    );
+    expect([...schema.matchAll(/^type PageInfo \{[^}]*\}/gm)][0]?.[0]).to.equal(
+      "type PageInfo {\n  hasNextPage: Boolean!\n  endCursor: String\n}",
+    );
   });
 
   for (const operation of ["mutation", "subscription"]) {

@@ -1,15 +1,14 @@
 // Pure units of the pipeline's stages, both sides of every boundary, no database or network:
 // body parsing, the bracket scan, depth and width, `limit`, the cost estimate, quota arithmetic,
 // and how a failure maps to its answer.
-import { Neo4jGraphQL } from "@neo4j/graphql";
 import { expect } from "chai";
 import { getOperationAST, parse, type GraphQLSchema } from "graphql";
 import { Neo4jError } from "neo4j-driver";
 import { ApiError } from "../src/errors/catalogue.js";
 import { estimateCost } from "../src/graphql/cost.js";
-import { findLimitViolations } from "../src/graphql/limit-argument.js";
+import { findArgumentViolations } from "../src/graphql/argument-checks.js";
 import { excessBracketNesting, MAX_BRACKET_NESTING } from "../src/graphql/query-shape.js";
-import { readTypeDefs } from "../src/graphql/schema.js";
+import { library, readTypeDefs } from "../src/graphql/schema.js";
 import { validationErrors } from "../src/graphql/validation-stage.js";
 import { failureResponse } from "../src/http/failure.js";
 import { parseRequestBody } from "../src/http/request-body.js";
@@ -54,7 +53,7 @@ describe("parseRequestBody (pure)", () => {
 describe("the validation stage's pure parts", () => {
   let schema: GraphQLSchema;
   before(async () => {
-    schema = await new Neo4jGraphQL({ typeDefs: await readTypeDefs() }).getSchema();
+    schema = await library(await readTypeDefs()).getSchema();
   });
   const codes = (query: string) =>
     validationErrors(schema, parse(query)).map((error) =>
@@ -130,7 +129,7 @@ describe("the validation stage's pure parts", () => {
       const document = parse(query);
       const operation = getOperationAST(document);
       if (operation === null || operation === undefined) throw new Error("no operation");
-      return findLimitViolations(schema, document, operation, variables).length;
+      return findArgumentViolations(schema, document, operation, variables).length;
     };
     expect(violations("{ topics(limit: 1) { decisions(limit: 100) { id } } }")).to.equal(0);
     expect(violations("{ topics(limit: 0) { id } }")).to.equal(1);

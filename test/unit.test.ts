@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { ConfigError, loadConfig } from "../src/config.js";
+import { decodeCursor, encodeCursor, type ElementType, type Position } from "../src/graphql/cursor.js";
 import { chooseRequestId } from "../src/http/request-id.js";
 import { splitStatements } from "../src/neo4j/apply-cypher.js";
 import { withoutCredentials } from "../src/neo4j/connect.js";
@@ -84,5 +85,57 @@ describe("withoutCredentials", () => {
     );
     expect(withoutCredentials("bolt://127.0.0.1:7687")).to.equal("bolt://127.0.0.1:7687");
     expect(withoutCredentials("not a uri")).to.equal("(an unparsable NEO4J_URI)");
+  });
+});
+
+describe("decodeCursor", () => {
+  it("gives back the position a cursor was written for, by element type", () => {
+    const positions: Position[] = [
+      ["Decision", "1743465600", 123000000, "d1"],
+      ["Decision", null, null, "d7"],
+      ["Decision", "-62135596800", 0, "x"],
+      ["Decision", "31556889864403199", 999999999, "far"],
+      ["Commitment", "2025-05-01", "m1"],
+      ["Commitment", null, "m2"],
+      ["Feature", "Zebra \uE000", "f4"],
+      ["Person", null, "p9"],
+      ["Topic", "", "t0"],
+    ];
+    for (const position of positions) {
+      expect(decodeCursor(encodeCursor(position), position[0] as ElementType)).to.deep.equal(position);
+    }
+  });
+
+  it("refuses another element type's cursor, naming both types", () => {
+    expect(decodeCursor(encodeCursor(["Topic", "Pricing", "t1"]), "Feature")).to.equal(
+      "is a cursor of a list of Topic, not of Feature",
+    );
+  });
+
+  it("refuses anything Cypher would not have written, as damaged", () => {
+    const damaged = "is not a cursor of this list (damaged, or not a cursor)";
+    const unpadded = encodeCursor(["Topic", "a", "t"]).replace(/=+$/, "");
+    const cases: [string, ElementType][] = [
+      ["", "Topic"],
+      ["=", "Topic"],
+      ["!!!!", "Topic"],
+      [unpadded, "Topic"],
+      [`${encodeCursor(["Topic", "a", "t"])}=`, "Topic"],
+      [Buffer.from("not json").toString("base64url"), "Topic"],
+      [encodeCursor(["Topic", "a"] as unknown as Position), "Topic"],
+      [encodeCursor(["Topic", 1, "t"]), "Topic"],
+      [encodeCursor(["Decision", "1.5", 0, "d"]), "Decision"],
+      [encodeCursor(["Decision", 1, 0, "d"]), "Decision"],
+      [encodeCursor(["Decision", "01", 0, "d"]), "Decision"],
+      [encodeCursor(["Decision", "123456789012345678", 0, "d"]), "Decision"],
+      [encodeCursor(["Decision", "1", 1e9, "d"]), "Decision"],
+      [encodeCursor(["Decision", "1", null, "d"]), "Decision"],
+      [encodeCursor(["Decision", "1", 0, 5] as unknown as Position), "Decision"],
+      [encodeCursor(["Decision", "2025-01-01", "d"]), "Decision"],
+      [encodeCursor(["Commitment", "2025-5-1", "m"]), "Commitment"],
+      [encodeCursor(["Commitment", 20250501, "m"]), "Commitment"],
+      [`${Buffer.from([0x5b, 0x22, 0xff, 0x22, 0x5d]).toString("base64url")}=`, "Topic"],
+    ];
+    for (const [cursor, type] of cases) expect(decodeCursor(cursor, type), cursor).to.equal(damaged);
   });
 });

@@ -28,22 +28,27 @@ import type { PreExecutionStage } from "./pre-execution.js";
 
 const MAX_COST = LIMITS.cost;
 
+/** A list's size: an argument's value, or the default for an absent or null one. */
+const sizeOf = (value: unknown): number => (typeof value === "number" ? value : LIMITS.listLimit.default);
+
 /**
  * Contract §5's cost of one field, given its arguments and the cost of its selection: a scalar
- * costs 0, an object field `1 + cost(children)`, a list field `limit × (1 + cost(children))`
- * with `limit` its argument value (variables and defaults applied; an explicit null is the
- * default). Introspection (`__schema`, `__type`, `__typename`) is free.
+ * costs 0, an object field `1 + cost(children)`, a list field `size × (1 + cost(children))` with
+ * `size` its `limit` argument's value (variables and defaults applied; an explicit null is the
+ * default) or, for a connection's `edges` and `nodes`, the connection's `first` (`page`). A
+ * connection itself is an object field. Introspection (`__schema`, `__type`, `__typename`) is free.
  */
 function fieldCost(
   field: GraphQLField<unknown, unknown>,
   args: Record<string, unknown>,
   childCost: number,
+  page: number | undefined,
 ): number {
   if (field.name.startsWith("__")) return 0;
   const type = getNullableType(field.type);
   if (isListType(type)) {
-    const limit: unknown = args.limit;
-    return (typeof limit === "number" ? limit : LIMITS.listLimit.default) * (1 + childCost);
+    const size = "limit" in args ? sizeOf(args.limit) : (page ?? LIMITS.listLimit.default);
+    return size * (1 + childCost);
   }
   return isCompositeType(getNamedType(type)) ? 1 + childCost : 0;
 }
@@ -71,12 +76,17 @@ export function estimateCost(
   const values = coerced.coerced;
 
   const fragments = fragmentsByName(document);
+  // By fragment and the page size of the connection it is spread in.
   const fragmentCosts = new Map<string, number>();
   const included = (node: SelectionNode) =>
     getDirectiveValues(GraphQLSkipDirective, node, values)?.if !== true &&
     getDirectiveValues(GraphQLIncludeDirective, node, values)?.if !== false;
 
-  const selectionCost = (selectionSet: SelectionSetNode, parent: GraphQLNamedType | undefined): number => {
+  const selectionCost = (
+    selectionSet: SelectionSetNode,
+    parent: GraphQLNamedType | undefined,
+    page: number | undefined,
+  ): number => {
     let cost = 0;
     for (const selection of selectionSet.selections) {
       if (!included(selection)) continue;
@@ -87,34 +97,44 @@ export function estimateCost(
             ? parent.getFields()[selection.name.value]
             : undefined;
         if (field === undefined) continue;
+        const args = getArgumentValues(field, selection, values);
+        // A connection's `first` sizes the lists directly under it; nothing deeper.
+        const childPage = "first" in args ? sizeOf(args.first) : undefined;
         const children =
           selection.selectionSet === undefined
             ? 0
-            : selectionCost(selection.selectionSet, getNamedType(field.type));
-        cost += fieldCost(field, getArgumentValues(field, selection, values), children);
+            : selectionCost(selection.selectionSet, getNamedType(field.type), childPage);
+        cost += fieldCost(field, args, children, page);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         const type =
           selection.typeCondition === undefined ? parent : schema.getType(selection.typeCondition.name.value);
-        cost += selectionCost(selection.selectionSet, type);
+        cost += selectionCost(selection.selectionSet, type, page);
       } else {
-        cost += spreadCost(selection.name.value);
+        cost += spreadCost(selection.name.value, page);
       }
     }
     return cost;
   };
-  const spreadCost = (name: string): number => {
-    const known = fragmentCosts.get(name);
-    if (known !== undefined) return known;
+  const spreadCost = (name: string, outerPage: number | undefined): number => {
     const fragment = fragments.get(name);
-    fragmentCosts.set(name, 0); // a cycle (refused by validation anyway) counts once
-    const cost =
-      fragment === undefined
-        ? 0
-        : selectionCost(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value));
-    fragmentCosts.set(name, cost);
+    if (fragment === undefined) return 0;
+    const type = schema.getType(fragment.typeCondition.name.value) ?? undefined;
+    // Only a fragment on a connection reads the page size: others are costed once.
+    const page = type !== undefined && isConnectionType(type) ? outerPage : undefined;
+    const key = `${name} ${String(page)}`;
+    const known = fragmentCosts.get(key);
+    if (known !== undefined) return known;
+    fragmentCosts.set(key, 0); // a cycle (refused by validation anyway) counts once
+    const cost = selectionCost(fragment.selectionSet, type, page);
+    fragmentCosts.set(key, cost);
     return cost;
   };
-  return selectionCost(operation.selectionSet, root);
+  return selectionCost(operation.selectionSet, root, undefined);
+}
+
+/** A type whose `edges` and `nodes` are sized by the `first` of the field that returns it. */
+function isConnectionType(type: GraphQLNamedType): boolean {
+  return isObjectType(type) && "edges" in type.getFields() && "pageInfo" in type.getFields();
 }
 
 /** Where the cost plugin leaves its estimate for the response. */

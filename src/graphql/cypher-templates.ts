@@ -3,15 +3,7 @@
 // test/typedefs.test.ts fails when a file and its template drift apart. Only what contract §8
 // names is read: no derived property, no helper label, so a graph written by the ingest job a
 // moment ago answers correctly.
-
-/** A list's order (contract §7). Every order ends with the `id` tie-break, so it is total. */
-export type ListOrder =
-  /** Newest instant first, whatever zone it was written in; rows without one last. */
-  | { newestFirst: string }
-  /** Earliest `DATE` first; rows without one last. */
-  | { earliestFirst: string }
-  /** By `name` in Neo4j's order for stored strings. */
-  | "name";
+import { comesAfter, cursorOf, ORDERS, positionOf, type ElementType, type ListOrder } from "./cursor.js";
 
 /**
  * `ORDER BY` for a list of `v`. Neo4j orders two `DATETIME`s at one instant by their zones
@@ -30,9 +22,32 @@ export function orderBy(v: string, order: ListOrder): string {
 
 /** The earliest `DATETIME` Neo4j can hold: every stored instant is at or after it. */
 const EARLIEST_INSTANT = "datetime('-999999999-01-01T00:00:00+18:00')";
+/** The latest `DATETIME` Neo4j can hold: every stored instant is at or before it. */
+const LATEST_INSTANT = "datetime('+999999999-12-31T23:59:59.999999999-18:00')";
 
-/** The page size: the request pipeline has refused a `limit` outside 1..100; `null` means 20. */
-const LIMIT = "toInteger(coalesce($limit, 20))";
+/** How many rows a statement reads, and from where. */
+interface Page {
+  /** `LIMIT`: a list's `limit`, or one more than a connection's `first` (to see whether more follow). */
+  size: string;
+  /** The variable holding the position the rows come strictly after (a connection's `after`). */
+  after?: string;
+}
+
+/** A list's page: the request pipeline has refused a `limit` outside 1..100; `null` means 20. */
+const LIST_PAGE: Page = { size: "toInteger(coalesce($limit, 20))" };
+/** A connection's `first` (1..100, checked likewise; `null` means 20). */
+const FIRST = "toInteger(coalesce($first, 20))";
+/** A connection's rows: `first` and one more, after the position its `after` names. */
+const CONNECTION_PAGE: Page = { size: `${FIRST} + 1`, after: "position" };
+
+/** How a statement names an argument: `$status` in a field's own statement, `f.status` in a count. */
+type Ref = (argument: string) => string;
+const PARAMETER: Ref = (argument) => `$${argument}`;
+/** A connection keeps its list's arguments in its map (`filters`), for `totalCount` to read later. */
+const KEPT: Ref = (argument) => `this.filters.${argument}`;
+
+/** A row condition on an argument, true when the argument is null. */
+type Filter = (ref: Ref) => string;
 
 /** A node found by its unique `id`, or none. */
 export function lookupById(label: string, v: string): string {
@@ -54,16 +69,44 @@ export function nestedList(pattern: string, v: string, order: ListOrder): string
     `WITH DISTINCT ${v}`,
     `RETURN ${v}`,
     `ORDER BY ${orderBy(v, order)}`,
-    `LIMIT ${LIMIT}`,
+    `LIMIT ${LIST_PAGE.size}`,
   );
 }
 
-/** A root list field's source: its label and the argument-driven conditions on each row. */
+/**
+ * The connection of a list under one parent node: all its rows are read (they are few), counted
+ * for `totalCount`, and those after the cursor's position sorted for the page.
+ */
+export function nestedConnection(pattern: string, v: string, type: ElementType): string {
+  const { size, after = "position" } = CONNECTION_PAGE;
+  return lines(
+    `UNWIND [${positionOf("after")}] AS ${after}`,
+    `OPTIONAL MATCH ${pattern}`,
+    `WITH ${after}, collect(DISTINCT ${v}) AS every`,
+    `OPTIONAL CALL (every, ${after}) {`,
+    ...indent([
+      `UNWIND every AS ${v}`,
+      `WITH ${v} WHERE ${comesAfter(v, type, after)}`,
+      `RETURN ${v}`,
+      `ORDER BY ${orderBy(v, ORDERS[type])}`,
+      `LIMIT ${size}`,
+    ]),
+    "}",
+    `WITH every, collect(${v}) AS rows`,
+    connectionMap("size(every)", "{}"),
+  );
+}
+
+/** A connection's map: its page, whether rows follow, its count if known, its list's arguments. */
+function connectionMap(total: string, filters: string): string {
+  return `RETURN {rows: rows[..${FIRST}], hasNextPage: size(rows) > ${FIRST}, total: ${total}, filters: ${filters}} AS c`;
+}
+
+/** A root list field's source: its type (the node label) and the argument-driven conditions on each row. */
 export interface RootList {
-  label: string;
+  type: ElementType;
   v: string;
-  /** Row conditions, each true when its argument is null (`$status IS NULL OR d.status = $status`). */
-  filters: string[];
+  filters: Filter[];
   /**
    * A filter naming one parent node: with it, the list starts from that node (found through the
    * `id` constraint's index) and the label's own indexes are not read at all.
@@ -72,13 +115,56 @@ export interface RootList {
 }
 
 /** `$argument IS NULL OR v.property = $argument`: a filter that an absent argument leaves open. */
-export function equals(v: string, property: string, argument = property): string {
-  return `($${argument} IS NULL OR ${v}.${property} = $${argument})`;
+export function equals(v: string, property: string, argument = property): Filter {
+  return (ref) => `(${ref(argument)} IS NULL OR ${v}.${property} = ${ref(argument)})`;
 }
 
 /** An inclusive lower bound; a row whose value is null never matches a given bound (§7). */
-export function atLeast(v: string, property: string, argument: string): string {
-  return `($${argument} IS NULL OR ${v}.${property} >= $${argument})`;
+export function atLeast(v: string, property: string, argument: string): Filter {
+  return (ref) => `(${ref(argument)} IS NULL OR ${v}.${property} >= ${ref(argument)})`;
+}
+
+/** 00:00 UTC of a `Date` argument. */
+const dayStart = (value: string) => `datetime({date: date(${value}), timezone: 'Z'})`;
+
+/** A calendar-date range on an instant (`since`, `until`: §7); a row without one never matches. */
+interface DayRange {
+  since?: string;
+  until?: string;
+}
+
+/** The range's exact conditions, on epoch seconds (zones aside). */
+function dayRangeFilters(at: string, range: DayRange): Filter[] {
+  const { since, until } = range;
+  return [
+    ...(since === undefined
+      ? []
+      : [
+          (ref: Ref) =>
+            `(${ref(since)} IS NULL OR ${at}.epochSeconds >= ${dayStart(ref(since))}.epochSeconds)`,
+        ]),
+    ...(until === undefined
+      ? []
+      : [
+          (ref: Ref) =>
+            `(${ref(until)} IS NULL OR ${at}.epochSeconds < (${dayStart(ref(until))} + duration('P1D')).epochSeconds)`,
+        ]),
+  ];
+}
+
+/** The range's bounds for an index seek: a second wider, since an instant in another zone orders a little off. */
+function dayRangeSeek(at: string, range: DayRange, ref: Ref): string[] {
+  const { since, until } = range;
+  return [
+    since === undefined
+      ? `${at} IS NOT NULL`
+      : `${at} >= CASE WHEN ${ref(since)} IS NULL THEN ${EARLIEST_INSTANT} ELSE ${dayStart(ref(since))} - duration('PT1S') END`,
+    ...(until === undefined
+      ? []
+      : [
+          `${at} <= CASE WHEN ${ref(until)} IS NULL THEN ${LATEST_INSTANT} ELSE ${dayStart(ref(until))} + duration('P1DT1S') END`,
+        ]),
+  ];
 }
 
 /**
@@ -92,55 +178,73 @@ export function atLeast(v: string, property: string, argument: string): string {
  *   only when the dated rows did not fill the page (and no date bound excludes undated rows).
  *
  * The three reads together hold the page; the final `ORDER BY` puts it in contract order.
- * `since` (`sinceArgument`) keeps instants from 00:00 UTC of that date: the index range starts a
- * second early, because a `DATETIME` at that very instant written with a negative offset orders
- * before the UTC one; the exact bound compares epoch seconds.
+ * `since` keeps instants from 00:00 UTC of that date, `until` those before the next day's: the
+ * index range is a second wider, because a `DATETIME` at that very instant written with another
+ * offset orders a little off; the exact bounds compare epoch seconds. A connection's page starts
+ * after its cursor's position: the dated read seeks from that instant (a second later, likewise),
+ * the undated read from that `id`, and an undated position skips the dated read.
  */
-export function newestFirstRootList(list: RootList, property: string, sinceArgument?: string): string {
-  const { label, v } = list;
+export function newestFirstRootList(
+  list: RootList,
+  property: string,
+  range: DayRange = {},
+  page: Page = LIST_PAGE,
+): string {
+  const { type: label, v } = list;
   const at = `${v}.${property}`;
-  const since =
-    sinceArgument === undefined ? undefined : `datetime({date: date($${sinceArgument}), timezone: 'Z'})`;
-  const filters = [
-    ...(since === undefined
+  const p = page.after;
+  const keyset = p === undefined ? [] : [comesAfter(v, label, p)];
+  const rowFilters = [...dayRangeFilters(at, range), ...list.filters].map((filter) => filter(PARAMETER));
+  const filters = [...rowFilters, ...keyset];
+  // The undated read runs only without a date range: the list's own filters suffice there.
+  const undatedFilters = [...list.filters.map((filter) => filter(PARAMETER)), ...keyset];
+  const seek = [
+    ...dayRangeSeek(at, range, PARAMETER),
+    ...(p === undefined
       ? []
-      : [`($${sinceArgument} IS NULL OR ${at}.epochSeconds >= ${since}.epochSeconds)`]),
-    ...list.filters,
+      : [
+          `${at} <= CASE WHEN ${p} IS NULL THEN ${LATEST_INSTANT} WHEN ${p}[1] IS NULL THEN ${EARLIEST_INSTANT} ` +
+            `ELSE datetime({epochSeconds: toInteger(${p}[1]), nanosecond: ${p}[2]}) + duration('PT1S') END`,
+        ]),
   ];
-  const from =
-    since === undefined
-      ? `${at} IS NOT NULL`
-      : `${at} >= CASE WHEN $${sinceArgument} IS NULL THEN ${EARLIEST_INSTANT} ELSE ${since} - duration('PT1S') END`;
+  const imports = p === undefined ? "" : p;
+  const and = (...names: string[]) => names.filter((name) => name !== "").join(", ");
+  const dated = [range.since, range.until].filter((argument) => argument !== undefined);
   const labelReads = [
-    "CALL () {",
+    `CALL (${imports}) {`,
     ...indent([
       `MATCH (${v}:${label})`,
       `USING INDEX ${v}:${label}(${property})`,
-      where([from, ...filters]),
-      `WITH ${v} ORDER BY ${at} DESC LIMIT ${LIMIT}`,
+      where([...seek, ...filters]),
+      `WITH ${v} ORDER BY ${at} DESC LIMIT ${page.size}`,
       `RETURN collect(${v}) AS page`,
     ]),
     "}",
-    "CALL (page) {",
+    `CALL (${and("page", imports)}) {`,
     ...indent([
-      `WITH page[-1].${property} AS edge WHERE size(page) = ${LIMIT}`,
+      `WITH page[-1].${property} AS edge WHERE size(page) = ${page.size}`,
       `MATCH (${v}:${label})`,
       `USING INDEX ${v}:${label}(${property})`,
-      where([`${at} >= edge - duration('PT1S') AND ${at} <= edge + duration('PT1S')`, ...list.filters]),
+      where([`${at} >= edge - duration('PT1S') AND ${at} <= edge + duration('PT1S')`, ...filters]),
       `RETURN collect(${v}) AS ties`,
     ]),
     "}",
     // OPTIONAL CALL around a guard: planned as Apply over a Filter, so the `id` index is not
     // touched when the page is full (a plain `WITH … WHERE` was merged into the scan's filter).
-    "OPTIONAL CALL (page) {",
+    `OPTIONAL CALL (${and("page", imports)}) {`,
     ...indent([
-      `WITH page WHERE size(page) < ${LIMIT}${sinceArgument === undefined ? "" : ` AND $${sinceArgument} IS NULL`}`,
-      "CALL () {",
+      `WITH ${and("page", imports)} WHERE size(page) < ${page.size}${dated.map((argument) => ` AND $${argument} IS NULL`).join("")}`,
+      `CALL (${imports}) {`,
       ...indent([
         `MATCH (${v}:${label})`,
         `USING INDEX ${v}:${label}(id)`,
-        where([`${v}.id IS NOT NULL AND ${at} IS NULL`, ...list.filters]),
-        `WITH ${v} ORDER BY ${v}.id LIMIT ${LIMIT}`,
+        where([
+          p === undefined
+            ? `${v}.id IS NOT NULL AND ${at} IS NULL`
+            : `${v}.id >= CASE WHEN ${p} IS NULL OR ${p}[1] IS NOT NULL THEN '' ELSE ${p}[3] END AND ${at} IS NULL`,
+          ...undatedFilters,
+        ]),
+        `WITH ${v} ORDER BY ${v}.id LIMIT ${page.size}`,
         `RETURN collect(${v}) AS undated`,
       ]),
       "}",
@@ -153,24 +257,35 @@ export function newestFirstRootList(list: RootList, property: string, sinceArgum
     `UNWIND page + ties + coalesce(undated, page[..0]) AS ${v}`,
     `RETURN ${v}`,
   ];
-  return rootList(list, filters, labelReads, { newestFirst: property });
+  return rootList(list, filters, labelReads, page);
 }
 
 /**
- * A root list ordered by `name`: the label's range index on `name` is read in order, the filters
- * are checked as rows come, and the `id` tie-break sorts only rows of one name (a partial top).
+ * A root list ordered by `name`: the label's range index on `name` is read in order (from the
+ * cursor's name, for a connection's page), the filters are checked as rows come, and the `id`
+ * tie-break sorts only rows of one name (a partial top).
  */
-export function byNameRootList(list: RootList): string {
-  const { label, v } = list;
+export function byNameRootList(list: RootList, page: Page = LIST_PAGE): string {
+  const { type: label, v } = list;
+  const p = page.after;
+  const filters = [
+    ...list.filters.map((filter) => filter(PARAMETER)),
+    ...(p === undefined ? [] : [comesAfter(v, label, p)]),
+  ];
   const labelReads = [
     `MATCH (${v}:${label})`,
     `USING INDEX ${v}:${label}(name)`,
-    where([`${v}.name IS NOT NULL`, ...list.filters]),
+    where([
+      p === undefined
+        ? `${v}.name IS NOT NULL`
+        : `${v}.name >= CASE WHEN ${p} IS NULL THEN '' ELSE coalesce(${p}[1], '') END`,
+      ...filters,
+    ]),
     `RETURN ${v}`,
     `ORDER BY ${orderBy(v, "name")}`,
-    `LIMIT ${LIMIT}`,
+    `LIMIT ${page.size}`,
   ];
-  return rootList(list, list.filters, labelReads, "name");
+  return rootList(list, filters, labelReads, page);
 }
 
 /**
@@ -178,11 +293,12 @@ export function byNameRootList(list: RootList): string {
  * without, the label's ordered reads. `WITH $x AS x WHERE x IS NULL` is planned as a guard (Apply
  * over a Filter), so with a parent the label's indexes are not read. `UNION` drops duplicates.
  */
-function rootList(list: RootList, filters: string[], labelReads: string[], order: ListOrder): string {
-  const { label, v, parent } = list;
+function rootList(list: RootList, filters: string[], labelReads: string[], page: Page): string {
+  const { type: label, v, parent } = list;
+  const order = ORDERS[label];
   if (parent === undefined) return lines(...labelReads);
   return lines(
-    "CALL () {",
+    `CALL (${page.after ?? ""}) {`,
     ...indent([
       `MATCH (${parent.v}:${parent.label} {id: $${parent.argument}})${parent.relationship}(${v}:${label})`,
       `USING INDEX ${parent.v}:${parent.label}(id)`,
@@ -196,8 +312,104 @@ function rootList(list: RootList, filters: string[], labelReads: string[], order
     "}",
     `RETURN ${v}`,
     `ORDER BY ${orderBy(v, order)}`,
-    `LIMIT ${LIMIT}`,
+    `LIMIT ${page.size}`,
   );
+}
+
+/**
+ * A root connection: the root list's statement reads `first` + 1 rows after the cursor's position;
+ * the map keeps the list's arguments for `totalCount`, which only a request selecting it computes.
+ */
+function rootConnection(arguments_: string[], list: (page: Page) => string, v: string): string {
+  const { after = "position" } = CONNECTION_PAGE;
+  return lines(
+    `UNWIND [${positionOf("after")}] AS ${after}`,
+    `CALL (${after}) {`,
+    ...indent([list(CONNECTION_PAGE)]),
+    "}",
+    `WITH collect(${v}) AS rows`,
+    connectionMap("null", `{${arguments_.map((argument) => `${argument}: $${argument}`).join(", ")}}`),
+  );
+}
+
+/** Where a count of a root list can start: an indexed read for one argument. */
+interface CountStart {
+  argument: string;
+  /** The `MATCH` reading only the rows that argument keeps (through an index), and its conditions. */
+  read: (ref: Ref) => { match: string[]; where: string[] };
+}
+
+/**
+ * `totalCount` of a connection type: the count its map holds (a list under a parent), else the
+ * count of the root list with the arguments it kept. With none, Neo4j's count store answers; with
+ * some, the first of `starts` whose argument is given reads its index (or its parent's
+ * relationships) and the other filters are checked on those rows only.
+ */
+function connectionTotal(label: string, v: string, filters: Filter[], starts: CountStart[]): string {
+  const kept = filters.map((filter) => filter(KEPT));
+  const given = (argument: string) => `${KEPT(argument)} IS NOT NULL`;
+  const absent = (argument: string) => `${KEPT(argument)} IS NULL`;
+  const branches = [
+    ["WITH this WHERE this.total IS NOT NULL", "RETURN this.total AS n"],
+    [
+      `WITH this WHERE this.total IS NULL${starts.map((start) => ` AND ${absent(start.argument)}`).join("")}`,
+      `CALL () { MATCH (${v}:${label}) RETURN count(${v}) AS n }`,
+      "RETURN n",
+    ],
+    ...starts.map((start, index) => [
+      `WITH this WHERE this.total IS NULL${starts
+        .slice(0, index)
+        .map((earlier) => ` AND ${absent(earlier.argument)}`)
+        .join("")} AND ${given(start.argument)}`,
+      "CALL (this) {",
+      ...indent(countFrom(start.read(KEPT), kept, v)),
+      "}",
+      "RETURN n",
+    ]),
+  ];
+  return lines(
+    "CALL (this) {",
+    ...indent(branches.flatMap((branch, index) => (index === 0 ? branch : ["UNION ALL", ...branch]))),
+    "}",
+    "RETURN n",
+  );
+}
+
+function countFrom(read: { match: string[]; where: string[] }, filters: string[], v: string): string[] {
+  return [...read.match, where([...read.where, ...filters]), `RETURN count(DISTINCT ${v}) AS n`];
+}
+
+/** An indexed read of `label` rows whose `property` the condition bounds. */
+function indexRead(label: string, v: string, property: string, condition: string) {
+  return { match: [`MATCH (${v}:${label})`, `USING INDEX ${v}:${label}(${property})`], where: [condition] };
+}
+
+/** A parent's rows, for a count started from it. */
+function parentRead(list: RootList, ref: Ref) {
+  const { parent, v, type } = list;
+  if (parent === undefined) throw new Error(`${type} has no parent filter`);
+  return {
+    match: [
+      `MATCH (${parent.v}:${parent.label} {id: ${ref(parent.argument)}})${parent.relationship}(${v}:${type})`,
+      `USING INDEX ${parent.v}:${parent.label}(id)`,
+      `WITH DISTINCT ${v}`,
+    ],
+    where: [],
+  };
+}
+
+/** The fields of a connection type: its page as edges and nodes, where it ends, and its count. */
+function connectionFields(type: ElementType, total: string): Record<string, string> {
+  const v = "n";
+  return {
+    totalCount: total,
+    pageInfo: lines(
+      `WITH this, this.rows[-1] AS ${v}`,
+      `RETURN {hasNextPage: this.hasNextPage, endCursor: CASE WHEN ${v} IS NULL THEN null ELSE ${cursorOf(v, type)} END} AS p`,
+    ),
+    edges: `UNWIND this.rows AS ${v} RETURN {cursor: ${cursorOf(v, type)}, node: ${v}} AS e`,
+    nodes: `UNWIND this.rows AS ${v} RETURN ${v}`,
+  };
 }
 
 function where(conditions: string[]): string {
@@ -217,53 +429,170 @@ const DECISION_FILTERS = [
   atLeast("d", "regretScore", "regretScoreMin"),
   atLeast("d", "executionGapDays", "executionGapDaysMin"),
 ];
+const DECISIONS: RootList = {
+  type: "Decision",
+  v: "d",
+  filters: DECISION_FILTERS,
+  parent: { argument: "topicId", label: "Topic", v: "t", relationship: "<-[:ABOUT]-" },
+};
+const DECIDED_ON: DayRange = { since: "since", until: "until" };
+const FEATURES: RootList = {
+  type: "Feature",
+  v: "f",
+  filters: [equals("f", "stage"), equals("f", "team"), equals("f", "shipped")],
+  parent: { argument: "ownerId", label: "Person", v: "p", relationship: "-[:OWNS]->" },
+};
+const TOPICS: RootList = { type: "Topic", v: "t", filters: [] };
+const CUSTOMERS: RootList = { type: "Customer", v: "c", filters: [equals("c", "health")] };
+const PEOPLE: RootList = { type: "Person", v: "p", filters: [] };
+const DISAGREEMENTS: RootList = {
+  type: "Disagreement",
+  v: "g",
+  filters: [equals("g", "resolved")],
+  parent: { argument: "topicId", label: "Topic", v: "t", relationship: "<-[:ABOUT]-" },
+};
+
+/** A count's start at the parent's relationships. */
+const fromParent = (list: RootList): CountStart[] =>
+  list.parent === undefined ? [] : [{ argument: list.parent.argument, read: (ref) => parentRead(list, ref) }];
+/** A count's start at a property's index, the rows equal to an argument. */
+const fromEqual = (list: RootList, property: string, argument = property): CountStart => ({
+  argument,
+  read: (ref) => indexRead(list.type, list.v, property, `${list.v}.${property} = ${ref(argument)}`),
+});
+/** A count's start at a property's index, the rows at or above an argument. */
+const fromAtLeast = (list: RootList, property: string, argument: string): CountStart => ({
+  argument,
+  read: (ref) => indexRead(list.type, list.v, property, `${list.v}.${property} >= ${ref(argument)}`),
+});
+
+/** The arguments of the decisions' connection, kept in its map for its count. */
+const DECISION_ARGUMENTS = ["since", "until", "topicId", "status", "regretScoreMin", "executionGapDaysMin"];
 
 /** Every `@cypher` statement of typeDefs/, by `Type.field`. */
 export const STATEMENTS: Readonly<Record<string, string>> = {
-  "Query.decisions": newestFirstRootList(
-    {
-      label: "Decision",
-      v: "d",
-      filters: DECISION_FILTERS,
-      parent: { argument: "topicId", label: "Topic", v: "t", relationship: "<-[:ABOUT]-" },
-    },
-    "decidedAt",
-    "since",
-  ),
+  "Query.decisions": newestFirstRootList(DECISIONS, "decidedAt", DECIDED_ON),
   "Query.decision": lookupById("Decision", "d"),
-  "Query.features": byNameRootList({
-    label: "Feature",
-    v: "f",
-    filters: [equals("f", "stage"), equals("f", "team"), equals("f", "shipped")],
-    parent: { argument: "ownerId", label: "Person", v: "p", relationship: "-[:OWNS]->" },
-  }),
-  "Query.topics": byNameRootList({ label: "Topic", v: "t", filters: [] }),
+  "Query.features": byNameRootList(FEATURES),
+  "Query.topics": byNameRootList(TOPICS),
   "Query.topic": lookupById("Topic", "t"),
-  "Query.customers": byNameRootList({ label: "Customer", v: "c", filters: [equals("c", "health")] }),
-  "Query.people": byNameRootList({ label: "Person", v: "p", filters: [] }),
-  "Query.disagreements": newestFirstRootList(
-    {
-      label: "Disagreement",
-      v: "g",
-      filters: [equals("g", "resolved")],
-      parent: { argument: "topicId", label: "Topic", v: "t", relationship: "<-[:ABOUT]-" },
-    },
-    "raisedAt",
-  ),
+  "Query.customers": byNameRootList(CUSTOMERS),
+  "Query.people": byNameRootList(PEOPLE),
+  "Query.disagreements": newestFirstRootList(DISAGREEMENTS, "raisedAt"),
 
   "Decision.decidedBy": singleLink("(this)-[:DECIDED_BY]->(p:Person)", "p"),
   "Decision.topic": singleLink("(this)-[:ABOUT]->(t:Topic)", "t"),
-  "Person.decisionsMade": nestedList("(this)<-[:DECIDED_BY]-(d:Decision)", "d", { newestFirst: "decidedAt" }),
-  "Person.openCommitments": nestedList("(this)-[:COMMITTED_TO]->(c:Commitment {status: 'OPEN'})", "c", {
-    earliestFirst: "dueOn",
-  }),
+  "Person.decisionsMade": nestedList("(this)<-[:DECIDED_BY]-(d:Decision)", "d", ORDERS.Decision),
+  "Person.openCommitments": nestedList(
+    "(this)-[:COMMITTED_TO]->(c:Commitment {status: 'OPEN'})",
+    "c",
+    ORDERS.Commitment,
+  ),
   "Commitment.owner": singleLink("(this)<-[:COMMITTED_TO]-(p:Person)", "p"),
   "Commitment.decision": singleLink("(this)-[:FOLLOWS_FROM]->(d:Decision)", "d"),
-  "Topic.decisions": nestedList("(this)<-[:ABOUT]-(d:Decision)", "d", { newestFirst: "decidedAt" }),
-  "Topic.disagreements": nestedList("(this)<-[:ABOUT]-(g:Disagreement)", "g", { newestFirst: "raisedAt" }),
+  "Topic.decisions": nestedList("(this)<-[:ABOUT]-(d:Decision)", "d", ORDERS.Decision),
+  "Topic.disagreements": nestedList("(this)<-[:ABOUT]-(g:Disagreement)", "g", ORDERS.Disagreement),
   "Feature.owner": singleLink("(this)<-[:OWNS]-(p:Person)", "p"),
-  "Feature.requestedBy": nestedList("(this)<-[:REQUESTED]-(c:Customer)", "c", "name"),
-  "Customer.requestedFeatures": nestedList("(this)-[:REQUESTED]->(f:Feature)", "f", "name"),
+  "Feature.requestedBy": nestedList("(this)<-[:REQUESTED]-(c:Customer)", "c", ORDERS.Customer),
+  "Customer.requestedFeatures": nestedList("(this)-[:REQUESTED]->(f:Feature)", "f", ORDERS.Feature),
   "Disagreement.topic": singleLink("(this)-[:ABOUT]->(t:Topic)", "t"),
-  "Disagreement.participants": nestedList("(this)<-[:PARTICIPATED_IN]-(p:Person)", "p", "name"),
+  "Disagreement.participants": nestedList("(this)<-[:PARTICIPATED_IN]-(p:Person)", "p", ORDERS.Person),
+
+  // Connections (contract §7, v1 additions).
+  "Query.decisionsConnection": rootConnection(
+    DECISION_ARGUMENTS,
+    (page) => newestFirstRootList(DECISIONS, "decidedAt", DECIDED_ON, page),
+    "d",
+  ),
+  "Query.featuresConnection": rootConnection(
+    ["stage", "team", "ownerId", "shipped"],
+    (page) => byNameRootList(FEATURES, page),
+    "f",
+  ),
+  "Query.topicsConnection": rootConnection([], (page) => byNameRootList(TOPICS, page), "t"),
+  "Query.customersConnection": rootConnection(["health"], (page) => byNameRootList(CUSTOMERS, page), "c"),
+  "Query.peopleConnection": rootConnection([], (page) => byNameRootList(PEOPLE, page), "p"),
+  "Query.disagreementsConnection": rootConnection(
+    ["topicId", "resolved"],
+    (page) => newestFirstRootList(DISAGREEMENTS, "raisedAt", {}, page),
+    "g",
+  ),
+  "Topic.decisionsConnection": nestedConnection("(this)<-[:ABOUT]-(d:Decision)", "d", "Decision"),
+  "Topic.disagreementsConnection": nestedConnection("(this)<-[:ABOUT]-(g:Disagreement)", "g", "Disagreement"),
+  "Person.decisionsMadeConnection": nestedConnection("(this)<-[:DECIDED_BY]-(d:Decision)", "d", "Decision"),
+  "Person.openCommitmentsConnection": nestedConnection(
+    "(this)-[:COMMITTED_TO]->(c:Commitment {status: 'OPEN'})",
+    "c",
+    "Commitment",
+  ),
+  "Feature.requestedByConnection": nestedConnection("(this)<-[:REQUESTED]-(c:Customer)", "c", "Customer"),
+  "Customer.requestedFeaturesConnection": nestedConnection(
+    "(this)-[:REQUESTED]->(f:Feature)",
+    "f",
+    "Feature",
+  ),
+  "Disagreement.participantsConnection": nestedConnection(
+    "(this)<-[:PARTICIPATED_IN]-(p:Person)",
+    "p",
+    "Person",
+  ),
+
+  ...connectionType(
+    "Decision",
+    connectionTotal(
+      "Decision",
+      "d",
+      [...dayRangeFilters("d.decidedAt", DECIDED_ON), ...DECISION_FILTERS],
+      [
+        ...fromParent(DECISIONS),
+        ...["since", "until"].map((argument) => ({
+          argument,
+          read: (ref: Ref) => ({
+            match: ["MATCH (d:Decision)", "USING INDEX d:Decision(decidedAt)"],
+            where: dayRangeSeek("d.decidedAt", DECIDED_ON, ref),
+          }),
+        })),
+        fromEqual(DECISIONS, "status"),
+        fromAtLeast(DECISIONS, "regretScore", "regretScoreMin"),
+        fromAtLeast(DECISIONS, "executionGapDays", "executionGapDaysMin"),
+      ],
+    ),
+  ),
+  ...connectionType(
+    "Feature",
+    connectionTotal("Feature", "f", FEATURES.filters, [
+      ...fromParent(FEATURES),
+      fromEqual(FEATURES, "stage"),
+      fromEqual(FEATURES, "team"),
+      fromEqual(FEATURES, "shipped"),
+    ]),
+  ),
+  ...connectionType("Topic", connectionTotal("Topic", "t", [], [])),
+  ...connectionType(
+    "Customer",
+    connectionTotal("Customer", "c", CUSTOMERS.filters, [fromEqual(CUSTOMERS, "health")]),
+  ),
+  ...connectionType("Person", connectionTotal("Person", "p", [], [])),
+  ...connectionType(
+    "Disagreement",
+    connectionTotal("Disagreement", "g", DISAGREEMENTS.filters, [
+      ...fromParent(DISAGREEMENTS),
+      fromEqual(DISAGREEMENTS, "resolved"),
+    ]),
+  ),
+  // A person's open commitments are its only list: its count is always in the map.
+  ...connectionType("Commitment", "RETURN this.total AS n"),
 };
+
+/** The statements of `<Type>Connection` and `<Type>Edge`. */
+function connectionType(type: ElementType, total: string): Record<string, string> {
+  return {
+    ...Object.fromEntries(
+      Object.entries(connectionFields(type, total)).map(([field, statement]) => [
+        `${type}Connection.${field}`,
+        statement,
+      ]),
+    ),
+    [`${type}Edge.node`]: "RETURN this.node AS n",
+  };
+}

@@ -36,17 +36,28 @@ export async function buildSchema(
   { extraTypeDefs = [], translationCache = "on" }: SchemaOptions = {},
 ): Promise<GraphQLSchema> {
   const typeDefs = [...(await readTypeDefs()), ...extraTypeDefs];
-  const neoSchema = new Neo4jGraphQL({
-    typeDefs,
-    driver,
-    // The library's own Date accepts whatever JavaScript's Date parses (contract §3 is stricter).
-    resolvers: { Date: StrictDate },
-  });
+  const neoSchema = library(typeDefs, driver);
   await neoSchema.checkNeo4jCompat({ sessionConfig: { database } });
   const schema = await neoSchema.getSchema();
   await warmUp(schema, database);
   translationCacheCounts.set(schema, cacheTranslations(schema, cypherRootFields(typeDefs), translationCache));
   return schema;
+}
+
+/**
+ * The Neo4j GraphQL Library over our SDL. Its SDL validation is off: it reserves the names of its
+ * own connections (`…Connection`, `PageInfo`), which this schema defines itself (contract §7) and
+ * never has the library generate (`@query(read: false)`). graphql-js still validates the schema
+ * it builds, and the warm-up query below runs a connection through it.
+ */
+export function library(typeDefs: string[], driver?: Driver): Neo4jGraphQL {
+  return new Neo4jGraphQL({
+    typeDefs,
+    ...(driver === undefined ? {} : { driver }),
+    validate: false,
+    // The library's own Date accepts whatever JavaScript's Date parses (contract §3 is stricter).
+    resolvers: { Date: StrictDate },
+  });
 }
 
 const translationCacheCounts = new WeakMap<GraphQLSchema, TranslationCacheCounts>();
@@ -77,14 +88,22 @@ export function cypherRootFields(typeDefs: string[]): Set<string> {
  * Runs one query through the schema at start-up. The library asks Neo4j for its version
  * (`dbms.components()`) on the first request of a process and caches the answer in a module
  * variable; asked here, every caller's request stays one Cypher query. It also proves the
- * typeDefs' Cypher runs on this database before the service accepts traffic.
+ * typeDefs' Cypher runs on this database before the service accepts traffic, and that the
+ * library is the patched one (patches/, applied by `npm ci`): unpatched, it cannot project a
+ * connection's edges under a node.
  */
 async function warmUp(schema: GraphQLSchema, database: string): Promise<void> {
   const result = await execute({
     schema,
-    document: parse("{ topics(limit: 1) { id } }"),
+    document: parse(
+      "{ topics(limit: 1) { id decisionsConnection(first: 1) { totalCount edges { cursor node { id } } } } }",
+    ),
     contextValue: { sessionConfig: { database } },
   });
   const [error] = result.errors ?? [];
-  if (error !== undefined) throw error;
+  if (error !== undefined) {
+    if (/Relationship .* not found/.test(error.message))
+      throw new Error(`@neo4j/graphql is not patched (run npm ci, which applies patches/): ${error.message}`);
+    throw error;
+  }
 }

@@ -7,7 +7,7 @@ import type { QueryRunner } from "../neo4j/runner.js";
 import { contractErrorsPlugin } from "./contract-errors.js";
 import { checkCost, costExtensionPlugin, type CostContext } from "./cost.js";
 import { requestReportPlugin, type RequestReport } from "../ops/request-log.js";
-import { checkLimitArguments } from "./limit-argument.js";
+import { checkArguments } from "./argument-checks.js";
 import { preExecutionPlugin } from "./pre-execution.js";
 import type { Admission } from "../overload/admission.js";
 import { admissionStage, type AdmissionContext } from "../overload/stage.js";
@@ -42,7 +42,7 @@ export function createGraphQLServer(
     dangerouslyDisableValidation: true,
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
-      preExecutionPlugin<RequestContext>([checkLimitArguments, checkCost, admissionStage(admission)]),
+      preExecutionPlugin<RequestContext>([checkArguments, checkCost, admissionStage(admission)]),
       costExtensionPlugin,
       contractErrorsPlugin(logError),
       requestReportPlugin,

@@ -14,17 +14,22 @@ import {
 } from "graphql";
 import type { ErrorCode } from "../errors/catalogue.js";
 import { LIMITS } from "../contract.js";
+import { decodeCursor, ORDERS, type ElementType } from "./cursor.js";
 import { fragmentsByName } from "./fragments.js";
 import type { PreExecutionStage } from "./pre-execution.js";
 
 const { min: LIMIT_MIN, max: LIMIT_MAX } = LIMITS.listLimit;
+/** A list's `limit` and a connection's `first` (both 1..100), and a connection's `after`. */
+const CHECKED = new Set(["limit", "first", "after"]);
 
 /**
- * The `limit` arguments of the operation that lie outside 1..100, as literals or through variables
- * (fragments followed where they are spread). An explicit `null` means the default and passes.
- * Returns no errors when the variables themselves do not coerce: execution reports those.
+ * The arguments of the operation that the schema's types let through but contract §5 and §7
+ * refuse, as literals or through variables (fragments followed where they are spread): a `limit`
+ * or a connection's `first` outside 1..100 (an explicit `null` means the default and passes), and
+ * an `after` that is not a cursor of the connection's element type. Returns no errors when the
+ * variables themselves do not coerce: execution reports those.
  */
-export function findLimitViolations(
+export function findArgumentViolations(
   schema: GraphQLSchema,
   document: DocumentNode,
   operation: OperationDefinitionNode,
@@ -55,12 +60,13 @@ export function findLimitViolations(
       } else if (isObjectType(parentType) || isInterfaceType(parentType)) {
         const field = parentType.getFields()[selection.name.value];
         if (field === undefined) continue;
-        if (field.args.some((arg) => arg.name === "limit")) {
-          const limit = getArgumentValues(field, selection, variables).limit;
-          if (typeof limit === "number" && (limit < LIMIT_MIN || limit > LIMIT_MAX)) {
+        const checked = field.args.filter((arg) => CHECKED.has(arg.name));
+        if (checked.length > 0) {
+          const values = getArgumentValues(field, selection, variables);
+          const refuse = (argument: string, problem: string) => {
             violations.push(
               new GraphQLError(
-                `Argument "limit" on field "${parentType.name}.${field.name}" must be an integer from ${LIMIT_MIN} to ${LIMIT_MAX}; got ${limit}.`,
+                `Argument "${argument}" on field "${parentType.name}.${field.name}" ${problem}.`,
                 {
                   nodes: selection,
                   // The status comes from the catalogue, in contract-errors.ts.
@@ -68,6 +74,17 @@ export function findLimitViolations(
                 },
               ),
             );
+          };
+          for (const { name } of checked) {
+            const value = values[name];
+            if (name === "after") {
+              const type = getNamedType(field.type).name.replace(/Connection$/, "");
+              if (typeof value !== "string" || !(type in ORDERS)) continue;
+              const position = decodeCursor(value, type as ElementType);
+              if (typeof position === "string") refuse(name, position);
+            } else if (typeof value === "number" && (value < LIMIT_MIN || value > LIMIT_MAX)) {
+              refuse(name, `must be an integer from ${LIMIT_MIN} to ${LIMIT_MAX}; got ${value}`);
+            }
           }
         }
         if (selection.selectionSet !== undefined) walk(selection.selectionSet, getNamedType(field.type));
@@ -79,11 +96,12 @@ export function findLimitViolations(
 }
 
 /**
- * The `limit` stage: refuses a request whose `limit` arguments are outside 1..100 before any
- * Cypher runs (the library would otherwise drop its LIMIT for 0 and pass a negative one to
- * Cypher). Apollo answers with the one error thrown: the first violation.
+ * The argument stage: refuses a request whose `limit` or `first` is outside 1..100, or whose
+ * `after` is not a cursor of its list, before any Cypher runs (the library would otherwise drop
+ * its LIMIT for 0 and pass a negative one to Cypher; APOC would fail on a damaged cursor). Apollo
+ * answers with the one error thrown: the first violation.
  */
-export const checkLimitArguments: PreExecutionStage = ({ schema, document, operation, request }) => {
-  const [first] = findLimitViolations(schema, document, operation, request.variables);
+export const checkArguments: PreExecutionStage = ({ schema, document, operation, request }) => {
+  const [first] = findArgumentViolations(schema, document, operation, request.variables);
   if (first !== undefined) throw first;
 };
