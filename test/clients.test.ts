@@ -1,13 +1,14 @@
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ApolloClient, CombinedGraphQLErrors, HttpLink, InMemoryCache, gql } from "@apollo/client";
+import { relayStylePagination } from "@apollo/client/utilities";
 import { generate } from "@graphql-codegen/cli";
 import { Client, fetchExchange } from "@urql/core";
 import { expect } from "chai";
 import { ClientError, GraphQLClient } from "graphql-request";
 import ts from "typescript";
 import { projectRoot } from "../src/project-root.js";
-import { loadFixtures } from "./support/fixtures.js";
+import { DECISIONS_IN_ORDER, loadFixtures } from "./support/fixtures.js";
 import { startService, type RunningService } from "./support/service.js";
 
 // The clients users already have, unmodified, against the running service with a key: each reads
@@ -51,6 +52,49 @@ describe("real GraphQL clients against the running service", function () {
       const topic = (data as { topic: { name: string; decisions: { title: string }[] } }).topic;
       expect(topic.name).to.equal("Pricing");
       expect(topic.decisions.map((decision) => decision.title)).to.deep.equal(PRICING_TITLES);
+    });
+
+    it("pages a connection with its relayStylePagination() field policy, the cache holding every page in order", async () => {
+      const paged = new ApolloClient({
+        link: new HttpLink({ uri: endpoint, headers: { authorization: `Bearer ${service.key}` } }),
+        cache: new InMemoryCache({
+          typePolicies: {
+            Query: { fields: { decisionsConnection: relayStylePagination(["topicId", "since"]) } },
+          },
+        }),
+      });
+      const PAGE = gql(`query Page($after: String) {
+        decisionsConnection(first: 4, after: $after) {
+          totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id title } }
+        }
+      }`);
+      interface Page {
+        decisionsConnection: {
+          totalCount: number;
+          pageInfo: { hasNextPage: boolean; endCursor: string | null };
+          edges: { cursor: string; node: { id: string } }[];
+        };
+      }
+      let after: string | null = null;
+      let requests = 0;
+      for (;;) {
+        const variables: { after: string | null } = { after };
+        const result: { data?: unknown } = await paged.query({
+          query: PAGE,
+          variables,
+          fetchPolicy: "network-only",
+        });
+        requests += 1;
+        const connection: Page["decisionsConnection"] = (result.data as Page).decisionsConnection;
+        expect(connection.totalCount).to.equal(DECISIONS_IN_ORDER.length);
+        if (!connection.pageInfo.hasNextPage) {
+          // The field policy's read gives the pages merged: every decision once, in order.
+          expect(connection.edges.map((edge) => edge.node.id)).to.deep.equal(DECISIONS_IN_ORDER);
+          break;
+        }
+        after = connection.pageInfo.endCursor;
+      }
+      expect(requests).to.equal(Math.ceil(DECISIONS_IN_ORDER.length / 4));
     });
 
     it("reads 422 query_too_deep as CombinedGraphQLErrors with the contract code", async () => {
@@ -148,13 +192,26 @@ describe("real GraphQL clients against the running service", function () {
           cwd: projectRoot,
           schema: { [endpoint]: { headers: { Authorization: `Bearer ${service.key}` } } },
           documents: ["test/clients/dashboard.graphql"],
-          generates: { [`${out}/`]: { preset: "client", config: { useTypeImports: true } } },
+          generates: {
+            [`${out}/`]: { preset: "client", config: { useTypeImports: true } },
+            // The schema's own types, which carry its descriptions as doc comments.
+            [`${out}/schema.ts`]: { plugins: ["typescript"] },
+          },
           silent: true,
         },
         true,
       );
       expect(files.map((file: { filename: string }) => file.filename.replace(`${out}/`, ""))).to.include(
         "graphql.ts",
+      );
+
+      // The schema's descriptions reach the generated code as doc comments.
+      const schemaTypes = readFileSync(join(out, "schema.ts"), "utf8");
+      expect(schemaTypes).to.include(
+        "/** How much the decision is regretted, from 0.0 (not at all) to 1.0; null until assessed. */",
+      );
+      expect(schemaTypes).to.include(
+        "/** A page of decisions, with the total count of the list it pages through. */",
       );
 
       // The generated types hold the selection, and nothing else: a typed program compiles, and

@@ -220,6 +220,23 @@ describe("connections (contract §7, v1 additions) on the fixture graph", () => 
     expect(body.data.decisionsConnection.nodes).to.have.length(DECISIONS_IN_ORDER.length);
   });
 
+  it("answers a field selected under two aliases in nodes, edges and pageInfo (found by the fuzz test)", async () => {
+    const { status, body } = await service.graphql(`{ topicsConnection(first: 2) {
+      a: nodes { id again: id name } edges { cursor c: cursor node { id x: id } } pageInfo { endCursor e: endCursor }
+    } }`);
+    expect(status, JSON.stringify(body)).to.equal(200);
+    const page = body.data.topicsConnection;
+    expect(page.a).to.deep.equal([
+      { id: "t2", again: "t2", name: "Hiring" },
+      { id: "t3", again: "t3", name: "Observability" },
+    ]);
+    for (const edge of page.edges) {
+      expect(edge.c).to.equal(edge.cursor);
+      expect(edge.node.x).to.equal(edge.node.id);
+    }
+    expect(page.pageInfo.e).to.equal(page.pageInfo.endCursor).and.to.equal(page.edges[1].cursor);
+  });
+
   it("takes a cursor from another list of the same element type (a topic's decisions at the root)", async () => {
     const nested = await connection(
       service,

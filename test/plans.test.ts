@@ -151,6 +151,29 @@ describe("query plans of the root list fields (EXPLAIN)", () => {
     });
   }
 
+  // Groups read every row the filters keep: with a filter, from its index or parent node only.
+  for (const [field, list] of [
+    ["decisionGroups(by: [STATUS, TOPIC]", "decisions"],
+    ["featureGroups(by: [OWNER]", "features"],
+    ["customerGroups(by: [HEALTH]", "customers"],
+    ["disagreementGroups(by: [TOPIC]", "disagreements"],
+  ] as const) {
+    it(`plans ${field}) with each filter on its index, never a label scan`, async () => {
+      for (const args of singlesAndAll(ROOT_LISTS[list] ?? {}).filter((a) => a !== "")) {
+        counter.reset();
+        const selection = `${field}, ${args}) { count }`;
+        const { body } = await service.graphql(`{ ${selection} }`);
+        expect(body.errors, selection).to.equal(undefined);
+        const [query] = counter.recorded();
+        if (query === undefined) throw new Error(`${selection}: no Cypher recorded`);
+        const operators = (await profile(query)).filter(
+          (node) => /^(NodeByLabelScan|AllNodesScan)$/.test(operator(node)) && node.rows > 0,
+        );
+        expect(operators.map(operator), selection).to.deep.equal([]);
+      }
+    });
+  }
+
   it("counts an unfiltered connection from the count store", async () => {
     for (const field of Object.keys(ROOT_LISTS)) {
       counter.reset();

@@ -1,8 +1,21 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "chai";
-import { printSchema } from "graphql";
-import { buildSchema } from "../src/graphql/schema.js";
+import {
+  Kind,
+  buildASTSchema,
+  extendSchema,
+  isEnumType,
+  isObjectType,
+  isSpecifiedScalarType,
+  lexicographicSortSchema,
+  parse,
+  printSchema,
+  visit,
+  type DocumentNode,
+  type GraphQLSchema,
+} from "graphql";
+import { buildSchema, describeLibraryTypes, library, readTypeDefs } from "../src/graphql/schema.js";
 import { projectRoot } from "../src/project-root.js";
 import { startService, type RunningService } from "./support/service.js";
 import { testDatabase, testDriver } from "./support/test-neo4j.js";
@@ -17,6 +30,47 @@ describe("the public schema", () => {
   it("prints exactly as the committed schema.graphql (contract §7)", async () => {
     const served = printSchema(await buildSchema(testDriver(), testDatabase)) + "\n";
     expect(served).to.equal(await readFile(join(projectRoot, "schema.graphql"), "utf8"));
+  });
+
+  it("is contract §7's schema with its v1 additions, descriptions and directives aside", async () => {
+    const contract = parse(
+      await readFile(join(projectRoot, "test", "support", "contract-schema.graphql"), "utf8"),
+    );
+    const extension = (kind: string) => kind.endsWith("Extension");
+    const base = buildASTSchema({
+      kind: Kind.DOCUMENT,
+      definitions: contract.definitions.filter((d) => !extension(d.kind)),
+    });
+    const expected = extendSchema(base, {
+      kind: Kind.DOCUMENT,
+      definitions: contract.definitions.filter((d) => extension(d.kind)),
+    });
+    expect(shape(printSchema(await buildSchema(testDriver(), testDatabase)))).to.equal(
+      shape(printSchema(expected)),
+    );
+  });
+
+  it("describes every type, field, argument and enum value callers see", async () => {
+    const schema = describeLibraryTypes(await library(await readTypeDefs()).getSchema());
+    const missing: string[] = [];
+    const need = (path: string, description: string | null | undefined) => {
+      if (description === undefined || description === null || description.trim().length < 10)
+        missing.push(path);
+    };
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (type.name.startsWith("__") || isSpecifiedScalarType(type)) continue;
+      need(type.name, type.description);
+      if (isObjectType(type)) {
+        for (const field of Object.values(type.getFields())) {
+          need(`${type.name}.${field.name}`, field.description);
+          for (const arg of field.args) need(`${type.name}.${field.name}(${arg.name})`, arg.description);
+        }
+      }
+      if (isEnumType(type)) {
+        for (const value of type.getValues()) need(`${type.name}.${value.name}`, value.description);
+      }
+    }
+    expect(missing).to.deep.equal([]);
   });
 
   it("has the root fields of §7 and its v1 additions, and no Mutation or Subscription root, as introspection shows", async () => {
@@ -41,6 +95,10 @@ describe("the public schema", () => {
           "peopleConnection",
           "disagreements",
           "disagreementsConnection",
+          "decisionGroups",
+          "featureGroups",
+          "customerGroups",
+          "disagreementGroups",
         ].map((name) => ({ name })),
       },
       mutationType: null,
@@ -57,8 +115,8 @@ describe("the public schema", () => {
     ).to.deep.equal(
       [...elements.flatMap((element) => [`${element}Connection`, `${element}Edge`]), "PageInfo"].sort(),
     );
-    expect([...schema.matchAll(/^type PageInfo \{[^}]*\}/gm)][0]?.[0]).to.equal(
-      "type PageInfo {\n  hasNextPage: Boolean!\n  endCursor: String\n}",
+    expect(/^type PageInfo \{[^}]*\}/m.exec(shape(schema))?.[0]).to.equal(
+      "type PageInfo {\n  endCursor: String\n  hasNextPage: Boolean!\n}",
     );
   });
 
@@ -72,3 +130,16 @@ describe("the public schema", () => {
     });
   }
 });
+
+/** A schema's types, fields and arguments in name order, without descriptions or directives. */
+function shape(sdl: string): string {
+  const stripped: DocumentNode = visit(parse(sdl), {
+    enter(node) {
+      if ("description" in node && node.description !== undefined) return { ...node, description: undefined };
+      return undefined;
+    },
+    Directive: () => null,
+  });
+  const schema: GraphQLSchema = buildASTSchema(stripped);
+  return printSchema(lexicographicSortSchema(schema));
+}

@@ -19,15 +19,18 @@ import { fragmentsByName } from "./fragments.js";
 import type { PreExecutionStage } from "./pre-execution.js";
 
 const { min: LIMIT_MIN, max: LIMIT_MAX } = LIMITS.listLimit;
-/** A list's `limit` and a connection's `first` (both 1..100), and a connection's `after`. */
-const CHECKED = new Set(["limit", "first", "after"]);
+/** A list's `limit` and a connection's `first` (both 1..100), a connection's `after`, a group list's `by`. */
+const CHECKED = new Set(["limit", "first", "after", "by"]);
+/** How many dimensions a group list's `by` names (contract §7). */
+const BY = { min: 1, max: 4 };
 
 /**
  * The arguments of the operation that the schema's types let through but contract §5 and §7
  * refuse, as literals or through variables (fragments followed where they are spread): a `limit`
- * or a connection's `first` outside 1..100 (an explicit `null` means the default and passes), and
- * an `after` that is not a cursor of the connection's element type. Returns no errors when the
- * variables themselves do not coerce: execution reports those.
+ * or a connection's `first` outside 1..100 (an explicit `null` means the default and passes), an
+ * `after` that is not a cursor of the connection's element type, and a group list's `by` naming
+ * no dimension, more than four, or one twice. Returns no errors when the variables themselves do
+ * not coerce: execution reports those.
  */
 export function findArgumentViolations(
   schema: GraphQLSchema,
@@ -77,7 +80,14 @@ export function findArgumentViolations(
           };
           for (const { name } of checked) {
             const value = values[name];
-            if (name === "after") {
+            if (name === "by") {
+              if (!Array.isArray(value)) continue;
+              if (value.length < BY.min || value.length > BY.max || new Set(value).size !== value.length)
+                refuse(
+                  name,
+                  `must name ${BY.min} to ${BY.max} distinct dimensions; got [${value.join(", ")}]`,
+                );
+            } else if (name === "after") {
               const type = getNamedType(field.type).name.replace(/Connection$/, "");
               if (typeof value !== "string" || !(type in ORDERS)) continue;
               const position = decodeCursor(value, type as ElementType);
@@ -96,8 +106,8 @@ export function findArgumentViolations(
 }
 
 /**
- * The argument stage: refuses a request whose `limit` or `first` is outside 1..100, or whose
- * `after` is not a cursor of its list, before any Cypher runs (the library would otherwise drop
+ * The argument stage: refuses a request whose `limit` or `first` is outside 1..100, whose `after`
+ * is not a cursor of its list, or whose `by` is not 1 to 4 distinct dimensions, before any Cypher runs (the library would otherwise drop
  * its LIMIT for 0 and pass a negative one to Cypher; APOC would fail on a damaged cursor). Apollo
  * answers with the one error thrown: the first violation.
  */

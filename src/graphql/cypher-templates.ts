@@ -114,6 +114,14 @@ export interface RootList {
   parent?: { argument: string; label: string; v: string; relationship: string };
 }
 
+/** A root list's rows as a whole (for a count or groups): its filters and where a read can start. */
+interface Source {
+  label: ElementType;
+  v: string;
+  filters: Filter[];
+  starts: CountStart[];
+}
+
 /** `$argument IS NULL OR v.property = $argument`: a filter that an absent argument leaves open. */
 export function equals(v: string, property: string, argument = property): Filter {
   return (ref) => `(${ref(argument)} IS NULL OR ${v}.${property} = ${ref(argument)})`;
@@ -340,38 +348,122 @@ interface CountStart {
 }
 
 /**
- * `totalCount` of a connection type: the count its map holds (a list under a parent), else the
- * count of the root list with the arguments it kept. With none, Neo4j's count store answers; with
- * some, the first of `starts` whose argument is given reads its index (or its parent's
- * relationships) and the other filters are checked on those rows only.
+ * A root list's rows that its filters keep, all of them (for a count or groups), as `UNION ALL`
+ * branches of which exactly one runs: the first of `source.starts` whose argument is given reads
+ * its index (or its parent's relationships) and the other filters are checked on those rows
+ * only; with none given, `whole` reads the label. `open(conditions)` starts each branch; `finish`
+ * ends an indexed read.
  */
-function connectionTotal(label: string, v: string, filters: Filter[], starts: CountStart[]): string {
-  const kept = filters.map((filter) => filter(KEPT));
-  const given = (argument: string) => `${KEPT(argument)} IS NOT NULL`;
-  const absent = (argument: string) => `${KEPT(argument)} IS NULL`;
-  const branches = [
-    ["WITH this WHERE this.total IS NOT NULL", "RETURN this.total AS n"],
-    [
-      `WITH this WHERE this.total IS NULL${starts.map((start) => ` AND ${absent(start.argument)}`).join("")}`,
-      `CALL () { MATCH (${v}:${label}) RETURN count(${v}) AS n }`,
-      "RETURN n",
-    ],
-    ...starts.map((start, index) => [
-      `WITH this WHERE this.total IS NULL${starts
-        .slice(0, index)
-        .map((earlier) => ` AND ${absent(earlier.argument)}`)
-        .join("")} AND ${given(start.argument)}`,
-      "CALL (this) {",
-      ...indent(countFrom(start.read(KEPT), kept, v)),
-      "}",
-      "RETURN n",
+function filteredBranches(
+  source: Source,
+  ref: Ref,
+  open: (conditions: string[]) => string,
+  whole: string[],
+  finish: (read: { match: string[]; where: string[] }, filters: string[]) => string[],
+): string[][] {
+  const filters = source.filters.map((filter) => filter(ref));
+  const absent = (start: CountStart) => `${ref(start.argument)} IS NULL`;
+  return [
+    [open(source.starts.map(absent)), ...whole],
+    ...source.starts.map((start, index) => [
+      open([...source.starts.slice(0, index).map(absent), `${ref(start.argument)} IS NOT NULL`]),
+      ...finish(start.read(ref), filters),
     ]),
   ];
+}
+
+/** `UNION ALL` between branches. */
+function unionAll(branches: string[][]): string[] {
+  return branches.flatMap((branch, index) => (index === 0 ? branch : ["UNION ALL", ...branch]));
+}
+
+/**
+ * `totalCount` of a connection type: the count its map holds (a list under a parent), else the
+ * count of the root list with the arguments it kept. With none, Neo4j's count store answers; with
+ * some, one filter's index (see {@link filteredBranches}).
+ */
+function connectionTotal(source: Source): string {
+  const { label, v } = source;
+  const branches = filteredBranches(
+    source,
+    KEPT,
+    (conditions) => `WITH this WHERE ${["this.total IS NULL", ...conditions].join(" AND ")}`,
+    [`CALL () { MATCH (${v}:${label}) RETURN count(${v}) AS n }`, "RETURN n"],
+    (read, filters) => ["CALL (this) {", ...indent(countFrom(read, filters, v)), "}", "RETURN n"],
+  );
   return lines(
     "CALL (this) {",
-    ...indent(branches.flatMap((branch, index) => (index === 0 ? branch : ["UNION ALL", ...branch]))),
+    ...indent(unionAll([["WITH this WHERE this.total IS NOT NULL", "RETURN this.total AS n"], ...branches])),
     "}",
     "RETURN n",
+  );
+}
+
+/** A group dimension (contract §7): the value a row is grouped by, and its sort key. */
+interface Dimension {
+  /** The enum value naming it in `by`. */
+  name: string;
+  /** The group field it fills. */
+  field: string;
+  /** Its value for row `v` (a node for a link), computed only when `by` names it. */
+  value: string;
+  /** Its sort key, given the field's value (a link sorts by the linked node's `id`). */
+  key?: (value: string) => string;
+}
+
+/** `YYYY-MM` of an instant in UTC (a year beyond four digits keeps its sign and digits). */
+const monthOf = (at: string) =>
+  `CASE WHEN ${at} IS NULL THEN null ELSE left(toString(date(datetime({epochSeconds: ${at}.epochSeconds}))), size(toString(date(datetime({epochSeconds: ${at}.epochSeconds})))) - 3) END`;
+
+/** A single-valued link as a group dimension: the linked node with the lowest `id` (§7). */
+const linkDimension = (name: string, field: string, pattern: string, target: string): Dimension => ({
+  name,
+  field,
+  value: `COLLECT { MATCH ${pattern} RETURN ${target} ORDER BY ${target}.id LIMIT 1 }[0]`,
+  key: (value) => `${value}.id`,
+});
+
+/** NumberStats over a property's non-null values: all null but `count` when there are none. */
+const numberStats = (v: string, property: string) => {
+  const x = `${v}.${property}`;
+  return (
+    `{count: count(${x}), min: toFloat(min(${x})), max: toFloat(max(${x})), avg: toFloat(avg(${x})), ` +
+    `sum: CASE WHEN count(${x}) = 0 THEN null ELSE toFloat(sum(${x})) END}`
+  );
+};
+
+/**
+ * A group list (contract §7): the rows the filters keep (see {@link filteredBranches}), one group
+ * per distinct combination of the `by` dimensions (a dimension not in `by` is null; a missing value
+ * is its own group), ordered by `count` descending, then the dimensions in `by` order ascending
+ * with nulls last, then cut to `limit`. The request pipeline has checked `by` (1 to 4 distinct).
+ */
+function groups(source: Source, dimensions: Dimension[], stats: string[] = []): string {
+  const { label, v } = source;
+  const branches = filteredBranches(
+    source,
+    PARAMETER,
+    (conditions) => `WITH $by AS by WHERE ${conditions.length === 0 ? "true" : conditions.join(" AND ")}`,
+    [`MATCH (${v}:${label})`, `RETURN ${v}`],
+    (read, filters) => [...read.match, where([...read.where, ...filters]), `RETURN ${v}`],
+  );
+  const fields = dimensions.map((d) => d.field);
+  const keyOf = (d: Dimension) => (d.key === undefined ? d.field : d.key(d.field));
+  return lines(
+    "CALL () {",
+    ...indent(unionAll(branches)),
+    "}",
+    `WITH ${v},`,
+    ...indent([
+      dimensions.map((d) => `CASE WHEN '${d.name}' IN $by THEN ${d.value} END AS ${d.field}`).join(",\n"),
+    ]),
+    `WITH ${[...fields, `count(${v}) AS count`, ...stats.map((property) => `${numberStats(v, property)} AS ${property}`)].join(", ")}`,
+    `WITH *, [dimension IN $by | CASE dimension ${dimensions
+      .map((d) => `WHEN '${d.name}' THEN ${keyOf(d)}`)
+      .join(" ")} END] AS keys`,
+    `RETURN {${[...fields, "count", ...stats].map((field) => `${field}: ${field}`).join(", ")}} AS g`,
+    `ORDER BY count DESC, ${[0, 1, 2, 3].map((i) => `keys[${String(i)}] IS NULL, keys[${String(i)}]`).join(", ")}`,
+    `LIMIT ${LIST_PAGE.size}`,
   );
 }
 
@@ -398,17 +490,30 @@ function parentRead(list: RootList, ref: Ref) {
   };
 }
 
+/**
+ * A node kept in a connection's or group's map, read back as a node. `MATCH (v)` on the bound
+ * variable (a filter, no read) gives it a node's type again: Neo4j 5.26 answers null for the second
+ * read of one property of a value of unknown type (`v { .id, a: v.id }`, a field under two aliases).
+ */
+function asNode(expression: string, v: string): string {
+  return expression.startsWith("UNWIND ")
+    ? `${expression} MATCH (${v})`
+    : `WITH ${expression} AS ${v} MATCH (${v})`;
+}
+
 /** The fields of a connection type: its page as edges and nodes, where it ends, and its count. */
 function connectionFields(type: ElementType, total: string): Record<string, string> {
   const v = "n";
   return {
     totalCount: total,
     pageInfo: lines(
-      `WITH this, this.rows[-1] AS ${v}`,
-      `RETURN {hasNextPage: this.hasNextPage, endCursor: CASE WHEN ${v} IS NULL THEN null ELSE ${cursorOf(v, type)} END} AS p`,
+      "OPTIONAL CALL (this) {",
+      ...indent([asNode(`UNWIND this.rows[-1..] AS ${v}`, v), `RETURN ${cursorOf(v, type)} AS endCursor`]),
+      "}",
+      "RETURN {hasNextPage: this.hasNextPage, endCursor: endCursor} AS p",
     ),
-    edges: `UNWIND this.rows AS ${v} RETURN {cursor: ${cursorOf(v, type)}, node: ${v}} AS e`,
-    nodes: `UNWIND this.rows AS ${v} RETURN ${v}`,
+    edges: `${asNode(`UNWIND this.rows AS ${v}`, v)} RETURN {cursor: ${cursorOf(v, type)}, node: ${v}} AS e`,
+    nodes: `${asNode(`UNWIND this.rows AS ${v}`, v)} RETURN ${v}`,
   };
 }
 
@@ -466,8 +571,83 @@ const fromAtLeast = (list: RootList, property: string, argument: string): CountS
   read: (ref) => indexRead(list.type, list.v, property, `${list.v}.${property} >= ${ref(argument)}`),
 });
 
+const DECISION_SOURCE: Source = {
+  label: "Decision",
+  v: "d",
+  filters: [...dayRangeFilters("d.decidedAt", DECIDED_ON), ...DECISION_FILTERS],
+  starts: [
+    ...fromParent(DECISIONS),
+    ...["since", "until"].map((argument) => ({
+      argument,
+      read: (ref: Ref) => ({
+        match: ["MATCH (d:Decision)", "USING INDEX d:Decision(decidedAt)"],
+        where: dayRangeSeek("d.decidedAt", DECIDED_ON, ref),
+      }),
+    })),
+    fromEqual(DECISIONS, "status"),
+    fromAtLeast(DECISIONS, "regretScore", "regretScoreMin"),
+    fromAtLeast(DECISIONS, "executionGapDays", "executionGapDaysMin"),
+  ],
+};
+const FEATURE_SOURCE: Source = {
+  label: "Feature",
+  v: "f",
+  filters: FEATURES.filters,
+  starts: [
+    ...fromParent(FEATURES),
+    fromEqual(FEATURES, "stage"),
+    fromEqual(FEATURES, "team"),
+    fromEqual(FEATURES, "shipped"),
+  ],
+};
+const CUSTOMER_SOURCE: Source = {
+  label: "Customer",
+  v: "c",
+  filters: CUSTOMERS.filters,
+  starts: [fromEqual(CUSTOMERS, "health")],
+};
+const DISAGREEMENT_SOURCE: Source = {
+  label: "Disagreement",
+  v: "g",
+  filters: DISAGREEMENTS.filters,
+  starts: [...fromParent(DISAGREEMENTS), fromEqual(DISAGREEMENTS, "resolved")],
+};
+const whole = (label: ElementType, v: string): Source => ({ label, v, filters: [], starts: [] });
+
 /** The arguments of the decisions' connection, kept in its map for its count. */
 const DECISION_ARGUMENTS = ["since", "until", "topicId", "status", "regretScoreMin", "executionGapDaysMin"];
+
+/** The statements of group lists and of their link fields. */
+const GROUP_STATEMENTS: Record<string, string> = {
+  "Query.decisionGroups": groups(
+    DECISION_SOURCE,
+    [
+      { name: "STATUS", field: "status", value: "d.status" },
+      linkDimension("TOPIC", "topic", "(d)-[:ABOUT]->(t:Topic)", "t"),
+      linkDimension("DECIDED_BY", "decidedBy", "(d)-[:DECIDED_BY]->(p:Person)", "p"),
+      { name: "MONTH", field: "month", value: monthOf("d.decidedAt") },
+    ],
+    ["regretScore", "executionGapDays"],
+  ),
+  "Query.featureGroups": groups(FEATURE_SOURCE, [
+    { name: "STAGE", field: "stage", value: "f.stage" },
+    { name: "TEAM", field: "team", value: "f.team" },
+    { name: "SHIPPED", field: "shipped", value: "f.shipped" },
+    linkDimension("OWNER", "owner", "(f)<-[:OWNS]-(p:Person)", "p"),
+  ]),
+  "Query.customerGroups": groups(CUSTOMER_SOURCE, [{ name: "HEALTH", field: "health", value: "c.health" }]),
+  "Query.disagreementGroups": groups(DISAGREEMENT_SOURCE, [
+    linkDimension("TOPIC", "topic", "(g)-[:ABOUT]->(t:Topic)", "t"),
+    { name: "RESOLVED", field: "resolved", value: "g.resolved" },
+    { name: "MONTH", field: "month", value: monthOf("g.raisedAt") },
+  ]),
+  "DecisionGroup.topic": `${asNode("this.topic", "t")} RETURN t`,
+  "DecisionGroup.decidedBy": `${asNode("this.decidedBy", "p")} RETURN p`,
+  "DecisionGroup.regretScore": "RETURN this.regretScore AS s",
+  "DecisionGroup.executionGapDays": "RETURN this.executionGapDays AS s",
+  "FeatureGroup.owner": `${asNode("this.owner", "p")} RETURN p`,
+  "DisagreementGroup.topic": `${asNode("this.topic", "t")} RETURN t`,
+};
 
 /** Every `@cypher` statement of typeDefs/, by `Type.field`. */
 export const STATEMENTS: Readonly<Record<string, string>> = {
@@ -537,51 +717,17 @@ export const STATEMENTS: Readonly<Record<string, string>> = {
     "Person",
   ),
 
-  ...connectionType(
-    "Decision",
-    connectionTotal(
-      "Decision",
-      "d",
-      [...dayRangeFilters("d.decidedAt", DECIDED_ON), ...DECISION_FILTERS],
-      [
-        ...fromParent(DECISIONS),
-        ...["since", "until"].map((argument) => ({
-          argument,
-          read: (ref: Ref) => ({
-            match: ["MATCH (d:Decision)", "USING INDEX d:Decision(decidedAt)"],
-            where: dayRangeSeek("d.decidedAt", DECIDED_ON, ref),
-          }),
-        })),
-        fromEqual(DECISIONS, "status"),
-        fromAtLeast(DECISIONS, "regretScore", "regretScoreMin"),
-        fromAtLeast(DECISIONS, "executionGapDays", "executionGapDaysMin"),
-      ],
-    ),
-  ),
-  ...connectionType(
-    "Feature",
-    connectionTotal("Feature", "f", FEATURES.filters, [
-      ...fromParent(FEATURES),
-      fromEqual(FEATURES, "stage"),
-      fromEqual(FEATURES, "team"),
-      fromEqual(FEATURES, "shipped"),
-    ]),
-  ),
-  ...connectionType("Topic", connectionTotal("Topic", "t", [], [])),
-  ...connectionType(
-    "Customer",
-    connectionTotal("Customer", "c", CUSTOMERS.filters, [fromEqual(CUSTOMERS, "health")]),
-  ),
-  ...connectionType("Person", connectionTotal("Person", "p", [], [])),
-  ...connectionType(
-    "Disagreement",
-    connectionTotal("Disagreement", "g", DISAGREEMENTS.filters, [
-      ...fromParent(DISAGREEMENTS),
-      fromEqual(DISAGREEMENTS, "resolved"),
-    ]),
-  ),
+  ...connectionType("Decision", connectionTotal(DECISION_SOURCE)),
+  ...connectionType("Feature", connectionTotal(FEATURE_SOURCE)),
+  ...connectionType("Topic", connectionTotal(whole("Topic", "t"))),
+  ...connectionType("Customer", connectionTotal(CUSTOMER_SOURCE)),
+  ...connectionType("Person", connectionTotal(whole("Person", "p"))),
+  ...connectionType("Disagreement", connectionTotal(DISAGREEMENT_SOURCE)),
   // A person's open commitments are its only list: its count is always in the map.
   ...connectionType("Commitment", "RETURN this.total AS n"),
+
+  // Groups (contract §7, v1 additions).
+  ...GROUP_STATEMENTS,
 };
 
 /** The statements of `<Type>Connection` and `<Type>Edge`. */
@@ -593,6 +739,6 @@ function connectionType(type: ElementType, total: string): Record<string, string
         statement,
       ]),
     ),
-    [`${type}Edge.node`]: "RETURN this.node AS n",
+    [`${type}Edge.node`]: `${asNode("this.node", "n")} RETURN n`,
   };
 }

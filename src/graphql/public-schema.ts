@@ -1,7 +1,7 @@
 import { printSchema } from "graphql";
-import { library, readTypeDefs } from "./schema.js";
+import { describeLibraryTypes, library, readTypeDefs } from "./schema.js";
 
 /** The SDL callers see: the library's schema built from `typeDefs/`, printed (no database needed). */
 export async function printPublicSchema(): Promise<string> {
-  return printSchema(await library(await readTypeDefs()).getSchema()) + "\n";
+  return printSchema(describeLibraryTypes(await library(await readTypeDefs()).getSchema())) + "\n";
 }

@@ -38,7 +38,7 @@ export async function buildSchema(
   const typeDefs = [...(await readTypeDefs()), ...extraTypeDefs];
   const neoSchema = library(typeDefs, driver);
   await neoSchema.checkNeo4jCompat({ sessionConfig: { database } });
-  const schema = await neoSchema.getSchema();
+  const schema = describeLibraryTypes(await neoSchema.getSchema());
   await warmUp(schema, database);
   translationCacheCounts.set(schema, cacheTranslations(schema, cypherRootFields(typeDefs), translationCache));
   return schema;
@@ -58,6 +58,27 @@ export function library(typeDefs: string[], driver?: Driver): Neo4jGraphQL {
     // The library's own Date accepts whatever JavaScript's Date parses (contract §3 is stricter).
     resolvers: { Date: StrictDate },
   });
+}
+
+/**
+ * Descriptions of the types the library writes itself, for the explorer's docs: contract §3's
+ * scalars (its own words are looser) and the root type (it drops the SDL's description).
+ */
+const LIBRARY_TYPE_DESCRIPTIONS: Record<string, string> = {
+  Query:
+    "The knowledge graph, read-only: decisions, features, topics, customers, people and disagreements. Every list takes a `limit` (1 to 100, default 20) and has a connection beside it for paging with cursors and counting; group lists count and summarise in the database.",
+  Date: "A calendar date, exactly `YYYY-MM-DD` (ISO 8601) naming a real day of the Gregorian calendar, as in `2025-03-31`. Anything else in an argument is 422 validation_failed.",
+  DateTime:
+    "An instant, answered in UTC as ISO 8601 with exactly three fractional digits, as in `2025-03-31T14:05:00.123Z` (finer precision is truncated; instants stored with an offset or zone are converted).",
+};
+
+/** Puts our descriptions on the types the library writes itself (`Query`, `Date`, `DateTime`). */
+export function describeLibraryTypes(schema: GraphQLSchema): GraphQLSchema {
+  for (const [name, description] of Object.entries(LIBRARY_TYPE_DESCRIPTIONS)) {
+    const type = schema.getType(name);
+    if (type !== undefined) type.description = description;
+  }
+  return schema;
 }
 
 const translationCacheCounts = new WeakMap<GraphQLSchema, TranslationCacheCounts>();

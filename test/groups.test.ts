@@ -1,0 +1,309 @@
+import { expect } from "chai";
+import { loadFixtures } from "./support/fixtures.js";
+import { startService, type RunningService } from "./support/service.js";
+
+type Row = Record<string, unknown>;
+
+/** The data of a query, asserting a 200 without errors first. */
+async function data(service: RunningService, query: string): Promise<Record<string, Row[]>> {
+  const { status, body } = await service.graphql(query);
+  expect(body.errors, `${query}\n${JSON.stringify(body.errors)}`).to.equal(undefined);
+  expect(status).to.equal(200);
+  return body.data as Record<string, Row[]>;
+}
+
+interface Stats {
+  count: number;
+  min: number | null;
+  max: number | null;
+  avg: number | null;
+  sum: number | null;
+}
+
+/** NumberStats over the non-null values, rounded so that float sums compare. */
+function stats(values: unknown[]): Stats {
+  const present = values.filter((v): v is number => typeof v === "number");
+  if (present.length === 0) return { count: 0, min: null, max: null, avg: null, sum: null };
+  const sum = present.reduce((a, b) => a + b, 0);
+  return round({
+    count: present.length,
+    min: Math.min(...present),
+    max: Math.max(...present),
+    avg: sum / present.length,
+    sum,
+  });
+}
+const round = (s: Stats): Stats => {
+  const r = (n: number | null) => (n === null ? null : Math.round(n * 1e9) / 1e9);
+  return { count: s.count, min: r(s.min), max: r(s.max), avg: r(s.avg), sum: r(s.sum) };
+};
+
+/** A dimension of the oracle: its group field, its value for a listed row, and its sort key. */
+interface Dimension {
+  field: string;
+  value: (row: Row) => unknown;
+  key?: (value: unknown) => unknown;
+}
+const link = (field: string): Dimension => ({
+  field,
+  value: (row) => row[field] ?? null,
+  key: (value) => (value as { id: string } | null)?.id ?? null,
+});
+const plain = (field: string, from = field): Dimension => ({ field, value: (row) => row[from] ?? null });
+const month = (from: string): Dimension => ({
+  field: "month",
+  value: (row) => {
+    const at = row[from];
+    return typeof at === "string" ? at.slice(0, 7) : null;
+  },
+});
+
+/**
+ * Contract §7's groups computed in TypeScript from the list field's rows (which other tests pin
+ * down): one group per distinct combination of the `by` dimensions, the others null, ordered by
+ * count descending then the dimensions in `by` order ascending with nulls last.
+ */
+function oracle(rows: Row[], all: Record<string, Dimension>, by: string[], statsOf: string[] = []): Row[] {
+  const groups = new Map<string, Row[]>();
+  for (const row of rows) {
+    const key = JSON.stringify(by.map((name) => all[name]?.value(row)));
+    groups.set(key, [...(groups.get(key) ?? []), row]);
+  }
+  const compare = (a: unknown, b: unknown) => {
+    if (a === b) return 0;
+    if (a === null) return 1;
+    if (b === null) return -1;
+    return (a as string) < (b as string) ? -1 : 1;
+  };
+  const answer = [...groups.values()].map((members) => {
+    const group: Row = {};
+    for (const [name, dimension] of Object.entries(all)) {
+      group[dimension.field] = by.includes(name) ? (dimension.value(members[0] as Row) ?? null) : null;
+    }
+    group.count = members.length;
+    for (const property of statsOf) group[property] = stats(members.map((m) => m[property]));
+    return group;
+  });
+  return answer.sort((a, b) => {
+    if (a.count !== b.count) return (b.count as number) - (a.count as number);
+    for (const name of by) {
+      const dimension = all[name] as Dimension;
+      const key = dimension.key ?? ((v: unknown) => v);
+      const order = compare(key(a[dimension.field]), key(b[dimension.field]));
+      if (order !== 0) return order;
+    }
+    return 0;
+  });
+}
+
+const DECISION_DIMENSIONS: Record<string, Dimension> = {
+  STATUS: plain("status"),
+  TOPIC: link("topic"),
+  DECIDED_BY: link("decidedBy"),
+  MONTH: month("decidedAt"),
+};
+const FEATURE_DIMENSIONS: Record<string, Dimension> = {
+  STAGE: plain("stage"),
+  TEAM: plain("team"),
+  SHIPPED: plain("shipped"),
+  OWNER: link("owner"),
+};
+const DISAGREEMENT_DIMENSIONS: Record<string, Dimension> = {
+  TOPIC: link("topic"),
+  RESOLVED: plain("resolved"),
+  MONTH: month("raisedAt"),
+};
+
+/** Every non-empty ordered selection of up to `max` distinct names. */
+function arrangements(names: string[], max = 2): string[][] {
+  const out: string[][] = [];
+  const extend = (prefix: string[]) => {
+    if (prefix.length > 0) out.push(prefix);
+    if (prefix.length === max) return;
+    for (const name of names) if (!prefix.includes(name)) extend([...prefix, name]);
+  };
+  extend([]);
+  return out;
+}
+
+describe("groups (contract §7, v1 additions) on the fixture graph", () => {
+  let service: RunningService;
+  before(async () => {
+    await loadFixtures();
+    service = await startService();
+  });
+  after(() => service.close());
+
+  const roundStats = (groups: Row[], properties: string[]) =>
+    groups.map((g) => ({
+      ...g,
+      ...Object.fromEntries(properties.map((p) => [p, round(g[p] as Stats)])),
+    }));
+
+  describe("decisionGroups agree with the decisions list, for every order of up to two dimensions and filters", () => {
+    for (const filters of [
+      "",
+      'topicId: "t1"',
+      'since: "2025-03-31"',
+      'until: "2025-03-30"',
+      "status: DECIDED",
+    ]) {
+      it(`decisionGroups(${filters})`, async () => {
+        const comma = filters === "" ? "" : `${filters}, `;
+        const listed = await data(
+          service,
+          `{ decisions(${comma}limit: 100) { status decidedAt regretScore executionGapDays topic { id } decidedBy { id } } }`,
+        );
+        for (const by of [
+          ...arrangements(Object.keys(DECISION_DIMENSIONS)),
+          ["MONTH", "DECIDED_BY", "TOPIC", "STATUS"],
+        ]) {
+          const { decisionGroups } = await data(
+            service,
+            `{ decisionGroups(${comma}by: [${by.join(", ")}], limit: 100) {
+              status topic { id } decidedBy { id } month count
+              regretScore { count min max avg sum } executionGapDays { count min max avg sum } } }`,
+          );
+          const stats = ["regretScore", "executionGapDays"];
+          expect(roundStats(decisionGroups ?? [], stats), by.join(", ")).to.deep.equal(
+            oracle(listed.decisions ?? [], DECISION_DIMENSIONS, by, stats),
+          );
+        }
+      });
+    }
+  });
+
+  it("featureGroups agree with the features list (nulls, the team `platform` beside `Platform`)", async () => {
+    for (const filters of ["", "shipped: false", 'ownerId: "p1"']) {
+      const comma = filters === "" ? "" : `${filters}, `;
+      const listed = await data(
+        service,
+        `{ features(${comma}limit: 100) { stage team shipped owner { id } } }`,
+      );
+      for (const by of [
+        ...arrangements(Object.keys(FEATURE_DIMENSIONS)),
+        ["OWNER", "SHIPPED", "TEAM", "STAGE"],
+      ]) {
+        const { featureGroups } = await data(
+          service,
+          `{ featureGroups(${comma}by: [${by.join(", ")}], limit: 100) { stage team shipped owner { id } count } }`,
+        );
+        expect(featureGroups, `${filters} ${by.join(", ")}`).to.deep.equal(
+          oracle(listed.features ?? [], FEATURE_DIMENSIONS, by),
+        );
+      }
+    }
+  });
+
+  it("disagreementGroups and customerGroups agree with their lists", async () => {
+    const listed = await data(service, "{ disagreements(limit: 100) { topic { id } resolved raisedAt } }");
+    for (const by of arrangements(Object.keys(DISAGREEMENT_DIMENSIONS), 3)) {
+      const { disagreementGroups } = await data(
+        service,
+        `{ disagreementGroups(by: [${by.join(", ")}], limit: 100) { topic { id } resolved month count } }`,
+      );
+      expect(disagreementGroups, by.join(", ")).to.deep.equal(
+        oracle(listed.disagreements ?? [], DISAGREEMENT_DIMENSIONS, by),
+      );
+    }
+    const { customerGroups } = await data(service, "{ customerGroups(by: [HEALTH]) { health count } }");
+    expect(customerGroups).to.deep.equal([
+      { health: "AT_RISK", count: 1 },
+      { health: "CHURNED", count: 1 },
+      { health: "HEALTHY", count: 1 },
+    ]);
+  });
+
+  it("states the fixture's groups by status with their NumberStats over non-null values", async () => {
+    const { decisionGroups } = await data(
+      service,
+      "{ decisionGroups(by: [STATUS]) { status count regretScore { count min max avg sum } executionGapDays { count sum } } }",
+    );
+    expect(roundStats(decisionGroups ?? [], ["regretScore"])).to.deep.equal([
+      {
+        status: "DECIDED",
+        count: 5,
+        regretScore: { count: 3, min: 0.2, max: 1, avg: 0.566666667, sum: 1.7 },
+        executionGapDays: { count: 1, sum: 0 },
+      },
+      {
+        status: "EXECUTED",
+        count: 2,
+        regretScore: { count: 1, min: 0.2, max: 0.2, avg: 0.2, sum: 0.2 },
+        executionGapDays: { count: 2, sum: 20 },
+      },
+      {
+        status: "SUPERSEDED",
+        count: 2,
+        regretScore: { count: 0, min: null, max: null, avg: null, sum: null },
+        executionGapDays: { count: 0, sum: null },
+      },
+      {
+        status: "PROPOSED",
+        count: 1,
+        regretScore: { count: 0, min: null, max: null, avg: null, sum: null },
+        executionGapDays: { count: 0, sum: null },
+      },
+      {
+        status: "REVERSED",
+        count: 1,
+        regretScore: { count: 1, min: 0.9, max: 0.9, avg: 0.9, sum: 0.9 },
+        executionGapDays: { count: 1, sum: 30 },
+      },
+    ]);
+  });
+
+  it("answers a link's field selected under two aliases", async () => {
+    const { decisionGroups } = await data(
+      service,
+      "{ decisionGroups(by: [TOPIC], limit: 1) { topic { id again: id } count } }",
+    );
+    expect(decisionGroups).to.deep.equal([{ topic: { id: "t1", again: "t1" }, count: 4 }]);
+  });
+
+  it("groups a month in UTC, whatever offset an instant was written with, and cuts to `limit`", async () => {
+    const { decisionGroups } = await data(
+      service,
+      "{ decisionGroups(by: [MONTH], limit: 2) { month count } }",
+    );
+    // d10 is 2025-03-31T23:59:59.999Z written on April 1st (+02:00); d5 is April 1st 00:00Z.
+    expect(decisionGroups).to.deep.equal([
+      { month: "2025-03", count: 8 },
+      { month: null, count: 2 },
+    ]);
+  });
+
+  describe("refusals (422 validation_failed) on both sides of `by`'s limits", () => {
+    const refused = async (query: string) => {
+      const { status, body } = await service.graphql(query);
+      expect(status, JSON.stringify(body)).to.equal(422);
+      expect(body.errors[0].extensions.code).to.equal("validation_failed");
+      return body.errors[0].message as string;
+    };
+
+    it("takes 1 and 4 distinct dimensions, refuses none and a repeated one", async () => {
+      await data(service, "{ decisionGroups(by: [MONTH]) { count } }");
+      await data(service, "{ decisionGroups(by: [STATUS, TOPIC, DECIDED_BY, MONTH]) { count } }");
+      expect(await refused("{ decisionGroups(by: []) { count } }")).to.equal(
+        'Argument "by" on field "Query.decisionGroups" must name 1 to 4 distinct dimensions; got [].',
+      );
+      expect(await refused("{ featureGroups(by: [TEAM, STAGE, TEAM]) { count } }")).to.equal(
+        'Argument "by" on field "Query.featureGroups" must name 1 to 4 distinct dimensions; got [TEAM, STAGE, TEAM].',
+      );
+      const viaVariable = await service.graphql(
+        "query ($by: [CustomerDimension!]!) { customerGroups(by: $by) { count } }",
+        { by: ["HEALTH", "HEALTH"] },
+      );
+      expect(viaVariable.status).to.equal(422);
+      await refused("{ decisionGroups(by: [STATUS], limit: 0) { count } }");
+      await refused("{ decisionGroups(by: [COLOUR]) { count } }");
+    });
+  });
+
+  it("costs a group list as a list of its `limit`, its links and NumberStats as objects (§5)", async () => {
+    const { body } = await service.graphql(
+      "{ decisionGroups(by: [TOPIC], limit: 10) { topic { name } count regretScore { avg } } }",
+    );
+    expect(body.extensions.cost).to.deep.equal({ requested: 30, limit: 50000 });
+  });
+});
