@@ -25,8 +25,8 @@ export interface BenchDocument {
     c1: Cell;
     c16: Cell;
     ratioToHttpDriver: { p50: number; requestsPerSecond: number };
-    /** c=16 req/s against http-driver-auto (one auto-commit query, as kg-graphql runs). */
-    ratioToAutoCommit?: number;
+    /** c=16 req/s against http-driver-auto (one auto-commit query, as kg-graphql runs), when it was asked. */
+    ratioToAutoCommit?: number | string;
   }[];
   /** In report order; older results did not list http-driver-auto. */
   contenders: string[];
@@ -78,9 +78,14 @@ export function markdown(document: BenchDocument): string {
         .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
         .join(", ")}`,
   );
-  const auto = document.results
-    .filter((row) => row.contender === "kg-graphql" && row.ratioToAutoCommit !== undefined)
-    .map((row) => `${row.question} ${(row.ratioToAutoCommit ?? 0).toFixed(2)}×`);
+  const auto = document.results.flatMap((row) =>
+    // Questions not asked of http-driver-auto have no ratio (written as "NaN" by older runs).
+    row.contender === "kg-graphql" &&
+    typeof row.ratioToAutoCommit === "number" &&
+    Number.isFinite(row.ratioToAutoCommit)
+      ? [`${row.question} ${row.ratioToAutoCommit.toFixed(2)}×`]
+      : [],
+  );
   lines.push(
     "",
     ...(auto.length === 0 ? [] : [`kg-graphql at c=16 against http-driver-auto: ${auto.join(", ")}.`, ""]),

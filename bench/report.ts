@@ -45,8 +45,15 @@ export async function report(run: Run): Promise<void> {
         requestsPerSecond: c16.requestsPerSecond / base[16].requestsPerSecond,
       };
       const ratioToAutoCommit =
-        auto === undefined ? Number.NaN : c16.requestsPerSecond / auto.requestsPerSecond;
-      rows.push({ question, contender, c1, c16, ratioToHttpDriver, ratioToAutoCommit });
+        auto === undefined ? undefined : c16.requestsPerSecond / auto.requestsPerSecond;
+      rows.push({
+        question,
+        contender,
+        c1,
+        c16,
+        ratioToHttpDriver,
+        ...(ratioToAutoCommit === undefined ? {} : { ratioToAutoCommit }),
+      });
       const [low, high] = c16.spread.requestsPerSecond;
       lines.push(
         [
@@ -59,7 +66,7 @@ export async function report(run: Run): Promise<void> {
           c16.requestsPerSecond.toFixed(0).padStart(10),
           `(${low.toFixed(0)}–${high.toFixed(0)})`.padEnd(13),
           ratioToHttpDriver.requestsPerSecond.toFixed(2).padStart(6),
-          ratioToAutoCommit.toFixed(2).padStart(6),
+          (ratioToAutoCommit === undefined ? "" : ratioToAutoCommit.toFixed(2)).padStart(6),
         ].join(" "),
       );
     }

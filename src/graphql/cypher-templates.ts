@@ -119,7 +119,7 @@ interface Source {
   label: ElementType;
   v: string;
   filters: Filter[];
-  starts: CountStart[];
+  starts: Start[];
 }
 
 /** `$argument IS NULL OR v.property = $argument`: a filter that an absent argument leaves open. */
@@ -340,8 +340,8 @@ function rootConnection(arguments_: string[], list: (page: Page) => string, v: s
   );
 }
 
-/** Where a count of a root list can start: an indexed read for one argument. */
-interface CountStart {
+/** Where a read of a root list's whole rows (a count, groups) can start: an indexed read for one argument. */
+interface Start {
   argument: string;
   /** The `MATCH` reading only the rows that argument keeps (through an index), and its conditions. */
   read: (ref: Ref) => { match: string[]; where: string[] };
@@ -362,7 +362,7 @@ function filteredBranches(
   finish: (read: { match: string[]; where: string[] }, filters: string[]) => string[],
 ): string[][] {
   const filters = source.filters.map((filter) => filter(ref));
-  const absent = (start: CountStart) => `${ref(start.argument)} IS NULL`;
+  const absent = (start: Start) => `${ref(start.argument)} IS NULL`;
   return [
     [open(source.starts.map(absent)), ...whole],
     ...source.starts.map((start, index) => [
@@ -476,7 +476,7 @@ function indexRead(label: string, v: string, property: string, condition: string
   return { match: [`MATCH (${v}:${label})`, `USING INDEX ${v}:${label}(${property})`], where: [condition] };
 }
 
-/** A parent's rows, for a count started from it. */
+/** A parent's rows, for a read of the whole list started from it. */
 function parentRead(list: RootList, ref: Ref) {
   const { parent, v, type } = list;
   if (parent === undefined) throw new Error(`${type} has no parent filter`);
@@ -557,16 +557,16 @@ const DISAGREEMENTS: RootList = {
   parent: { argument: "topicId", label: "Topic", v: "t", relationship: "<-[:ABOUT]-" },
 };
 
-/** A count's start at the parent's relationships. */
-const fromParent = (list: RootList): CountStart[] =>
+/** A start at the parent's relationships. */
+const fromParent = (list: RootList): Start[] =>
   list.parent === undefined ? [] : [{ argument: list.parent.argument, read: (ref) => parentRead(list, ref) }];
-/** A count's start at a property's index, the rows equal to an argument. */
-const fromEqual = (list: RootList, property: string, argument = property): CountStart => ({
+/** A start at a property's index: the rows equal to an argument. */
+const fromEqual = (list: RootList, property: string, argument = property): Start => ({
   argument,
   read: (ref) => indexRead(list.type, list.v, property, `${list.v}.${property} = ${ref(argument)}`),
 });
-/** A count's start at a property's index, the rows at or above an argument. */
-const fromAtLeast = (list: RootList, property: string, argument: string): CountStart => ({
+/** A start at a property's index: the rows at or above an argument. */
+const fromAtLeast = (list: RootList, property: string, argument: string): Start => ({
   argument,
   read: (ref) => indexRead(list.type, list.v, property, `${list.v}.${property} >= ${ref(argument)}`),
 });

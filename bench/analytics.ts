@@ -1,0 +1,165 @@
+// `npm run bench:analytics -- --size 10k|100k|1m [--requests 200]`: issue 15's questions, asked one
+// at a time of kg-graphql and (where its generated schema can express them) stock, on the size's
+// bench graph: a connection's first page against a page deep in the list (page 5,000 at 1m, the
+// last page below that), `totalCount` alone and with one filter, and two group lists. Prints the
+// p50 and p99 of sequential requests and writes bench/results/analytics-<size>.json.
+import { execFileSync } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import type { ChildProcess } from "node:child_process";
+import { encodeCursor } from "../src/graphql/cursor.js";
+import { projectRoot } from "../src/project-root.js";
+import { CONTENDERS, PRODUCT } from "./contenders.js";
+import { log, openBenchGraph, parseSize } from "./harness.js";
+import { median } from "./load.js";
+
+const { values } = parseArgs({
+  options: { size: { type: "string", default: "10k" }, requests: { type: "string", default: "200" } },
+});
+const size = parseSize(values.size);
+const REQUESTS = Number(values.requests);
+const WARM_UP = 20;
+const PAGE = 20;
+/** Page 5,000 when the list is that long. */
+const DEEP_ROW = 5_000 * PAGE;
+
+interface Asked {
+  name: string;
+  kg: string;
+  /** The same question in stock's generated schema, where it has one. */
+  stock?: string;
+}
+
+async function main(): Promise<void> {
+  const graph = await openBenchGraph(size);
+  const children: ChildProcess[] = [];
+  try {
+    const { records } = await graph.driver.executeQuery(
+      `MATCH (d:Decision) WHERE d.decidedAt IS NOT NULL
+       WITH count(d) AS dated
+       MATCH (d:Decision) WHERE d.decidedAt IS NOT NULL
+       WITH dated, d ORDER BY d.decidedAt.epochSeconds DESC, d.decidedAt.nanosecond DESC, d.id
+       SKIP CASE WHEN dated > $deep THEN $deep - 1 ELSE dated - ${String(PAGE + 1)} END LIMIT 1
+       RETURN toString(d.decidedAt.epochSeconds) AS seconds, d.decidedAt.nanosecond AS nanosecond, d.id AS id,
+              CASE WHEN dated > $deep THEN $deep ELSE dated - ${String(PAGE)} END AS row`,
+      { deep: DEEP_ROW },
+    );
+    const deep = records[0];
+    if (deep === undefined) throw new Error("the bench graph holds no dated decision");
+    const row = Number(deep.get("row"));
+    const after = encodeCursor([
+      "Decision",
+      String(deep.get("seconds")),
+      Number(deep.get("nanosecond")),
+      String(deep.get("id")),
+    ]);
+    const stockAfter = Buffer.from(`arrayconnection:${String(row - 1)}`).toString("base64");
+    const page = `edges { cursor node { id title decidedAt } } pageInfo { hasNextPage endCursor }`;
+    const stockSort = "sort: [{ node: { decidedAt: DESC } }, { node: { id: ASC } }]";
+    const asked: Asked[] = [
+      {
+        name: "decisionsConnection page 1",
+        kg: `{ decisionsConnection(first: ${String(PAGE)}) { ${page} } }`,
+        stock: `{ decisionsConnection(first: ${String(PAGE)}, ${stockSort}) { ${page} } }`,
+      },
+      {
+        name: `decisionsConnection page ${String(row / PAGE + 1)}`,
+        kg: `{ decisionsConnection(first: ${String(PAGE)}, after: "${after}") { ${page} } }`,
+        stock: `{ decisionsConnection(first: ${String(PAGE)}, after: "${stockAfter}", ${stockSort}) { ${page} } }`,
+      },
+      {
+        name: "totalCount",
+        kg: "{ decisionsConnection { totalCount } }",
+        stock: "{ decisionsConnection { totalCount } }",
+      },
+      {
+        name: "totalCount status",
+        kg: "{ decisionsConnection(status: DECIDED) { totalCount } }",
+        stock: "{ decisionsConnection(where: { status: { eq: DECIDED } }) { totalCount } }",
+      },
+      { name: "decisionGroups [STATUS]", kg: "{ decisionGroups(by: [STATUS]) { status count } }" },
+      {
+        name: "decisionGroups [TOPIC, MONTH]",
+        kg: "{ decisionGroups(by: [TOPIC, MONTH]) { topic { name } month count } }",
+      },
+    ];
+
+    log("Starting kg-graphql and stock…");
+    const product = await CONTENDERS[PRODUCT].start(graph);
+    children.push(product.process);
+    const stock = await CONTENDERS.stock.start(graph);
+    children.push(stock.process);
+    const ask = async (port: number, path: string, headers: Record<string, string>, query: string) => {
+      const started = performance.now();
+      const response = await fetch(`http://127.0.0.1:${String(port)}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify({ query }),
+      });
+      const text = await response.text();
+      const elapsed = performance.now() - started;
+      if (response.status !== 200 || text.includes('"errors"'))
+        throw new Error(`${query}\n${text.slice(0, 500)}`);
+      return elapsed;
+    };
+    const time = async (port: number, path: string, headers: Record<string, string>, query: string) => {
+      for (let i = 0; i < WARM_UP; i++) await ask(port, path, headers, query);
+      const times: number[] = [];
+      for (let i = 0; i < REQUESTS; i++) times.push(await ask(port, path, headers, query));
+      times.sort((a, b) => a - b);
+      return { p50: median(times), p99: times[Math.floor(times.length * 0.99)] ?? Number.NaN };
+    };
+    const results = [];
+    for (const question of asked) {
+      const kg = await time(
+        product.port,
+        "/api/v1/graphql",
+        { authorization: `Bearer ${graph.key}` },
+        question.kg,
+      );
+      const stockTimes =
+        question.stock === undefined ? undefined : await time(stock.port, "/graphql", {}, question.stock);
+      results.push({ question: question.name, kg, stock: stockTimes });
+      log(
+        `  ${question.name.padEnd(34)} kg-graphql p50 ${kg.p50.toFixed(2)} ms (p99 ${kg.p99.toFixed(2)})` +
+          (stockTimes === undefined
+            ? ""
+            : `, stock p50 ${stockTimes.p50.toFixed(2)} ms (p99 ${stockTimes.p99.toFixed(2)})`),
+      );
+    }
+    const [first, deepPage] = results;
+    const ratio = (deepPage?.kg.p50 ?? Number.NaN) / (first?.kg.p50 ?? Number.NaN);
+    log(`  deep page / page 1 (kg-graphql p50): ${ratio.toFixed(2)} (target ≤ 1.5 at 1m)`);
+    const file = join(projectRoot, "bench", "results", `analytics-${size}.json`);
+    await writeFile(
+      file,
+      `${JSON.stringify(
+        {
+          size,
+          command: `npm run bench:analytics -- --size ${size} --requests ${String(REQUESTS)}`,
+          measuredAt: new Date().toISOString(),
+          commit: execFileSync("git", ["rev-parse", "--short", "HEAD"], {
+            cwd: projectRoot,
+            encoding: "utf8",
+          }).trim(),
+          method: `${String(WARM_UP)} warm-up requests, then ${String(REQUESTS)} sequential requests on one connection per question and contender; p50 and p99 in ms.`,
+          deepRow: row,
+          results,
+          deepPageOverFirstPage: ratio,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    log(`Wrote ${file}`);
+  } finally {
+    for (const child of children) child.kill("SIGTERM");
+    await graph.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
