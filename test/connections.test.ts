@@ -10,14 +10,19 @@ interface Page {
   nodes: { id: string }[];
 }
 
-/** The connection `path` leads to (a root field, or `topic.decisionsConnection`), asserting a 200 first. */
-async function connection(service: RunningService, query: string, path: string[]): Promise<Page> {
+/** What `path` leads to in a query's data (`["topic", "decisionsConnection"]`), asserting a 200 first. */
+async function dataAt(service: RunningService, query: string, path: string[]): Promise<unknown> {
   const { status, body } = await service.graphql(query);
   expect(body.errors, `${query}\n${JSON.stringify(body.errors)}`).to.equal(undefined);
   expect(status).to.equal(200);
   let value: unknown = body.data;
   for (const key of path) value = (value as Record<string, unknown>)[key];
-  return value as Page;
+  return value;
+}
+
+/** The connection `path` leads to (a root field, or `topic.decisionsConnection`). */
+async function connection(service: RunningService, query: string, path: string[]): Promise<Page> {
+  return (await dataAt(service, query, path)) as Page;
 }
 
 const PAGE = "totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id } } nodes { id }";
@@ -77,12 +82,7 @@ async function walk(
 
 /** The ids of a list field, asked with `limit: 100` (the fixture's lists are shorter). */
 async function listIds(service: RunningService, query: string, path: string[]): Promise<string[]> {
-  const { status, body } = await service.graphql(query);
-  expect(body.errors, JSON.stringify(body.errors)).to.equal(undefined);
-  expect(status).to.equal(200);
-  let value: unknown = body.data;
-  for (const key of path) value = (value as Record<string, unknown>)[key];
-  return (value as { id: string }[]).map((row) => row.id);
+  return ((await dataAt(service, query, path)) as { id: string }[]).map((row) => row.id);
 }
 
 const ROOT_CASES: Record<string, string[]> = {
