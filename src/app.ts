@@ -15,8 +15,11 @@ import { enforceQuota } from "./quota/middleware.js";
 import type { Quota } from "./quota/quota.js";
 import type { Admission } from "./overload/admission.js";
 import { assignRequestId } from "./http/request-id.js";
+import { allowOrigins } from "./http/cors.js";
 import { ignoreUnsatisfiableAccept } from "./http/accept.js";
+import { resolvePersistedDocument, type DocumentSources } from "./documents/stage.js";
 import {
+  checkQueryText,
   parseGraphQLBody,
   readBodyText,
   refuseAnnouncedOversizedBody,
@@ -31,6 +34,8 @@ export interface AppDependencies {
   authenticator: Authenticator;
   quota: Quota;
   execution: ExecutionSettings;
+  /** Contract §10: remembered (APQ) and trusted documents. */
+  documents: DocumentSources;
   /** Contract §12: the per-key and per-instance caps on executions. */
   admission: Admission;
   /** Contract §2: how long after its headers a request body may take to arrive. */
@@ -45,6 +50,8 @@ export interface AppDependencies {
   metrics: Metrics;
   /** Whether `GET /metrics` is served here, or only on a port of its own ({@link createMetricsApp}). */
   metricsOnPublicPort: boolean;
+  /** Contract §11: origins whose pages may call the endpoint (none when empty or unset). */
+  corsOrigins?: readonly string[];
 }
 
 export interface App {
@@ -56,8 +63,9 @@ export interface App {
 /**
  * The request pipeline, in the order a request meets it (contract §3's order of checks):
  * request id → health probes, metrics and the explorer page (no key, no quota) → request log →
- * method/path → API key → quota → media type → size → JSON and request shape → query length →
- * parse and validation (depth and width included) → an unsatisfiable Accept ignored → GraphQL
+ * CORS (an allowed origin's preflight answered, its other answers marked) → method/path → API key
+ * → quota → media type → size → JSON and request shape → persisted or trusted document → query
+ * length → parse and validation (depth and width included) → an unsatisfiable Accept ignored → GraphQL
  * (`limit` check, cost, admission to execution, execute as one Cypher query) →
  * errors, every one through one failure mapping.
  */
@@ -65,6 +73,7 @@ export async function createApp({
   schema,
   authenticator,
   quota,
+  documents,
   execution,
   admission,
   bodyTimeoutMs,
@@ -73,6 +82,7 @@ export async function createApp({
   logRequest,
   metrics,
   metricsOnPublicPort,
+  corsOrigins = [],
 }: AppDependencies): Promise<App> {
   const graphql = createGraphQLServer(schema, admission, logError);
   await graphql.start();
@@ -89,6 +99,7 @@ export async function createApp({
       logRequest(entry);
     }),
   );
+  if (corsOrigins.length > 0) app.all(GRAPHQL_PATHS, allowOrigins(corsOrigins));
   app.all(
     GRAPHQL_PATHS,
     onlyPost,
@@ -98,6 +109,8 @@ export async function createApp({
     refuseAnnouncedOversizedBody,
     readBodyText(bodyTimeoutMs),
     parseGraphQLBody,
+    resolvePersistedDocument(documents),
+    checkQueryText,
     validateDocument(schema),
     ignoreUnsatisfiableAccept,
     expressMiddleware(graphql, {

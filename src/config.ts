@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DEFAULTS } from "./contract.js";
-import type { QuotaSettings } from "./quota/quota.js";
+import type { QuotaLimits } from "./quota/policy.js";
+import type { HostPort, RedisSettings } from "./redis/connection.js";
 import type { AdmissionSettings } from "./overload/admission.js";
 import type { TranslationCacheMode } from "./graphql/translation-cache.js";
 
@@ -8,6 +9,37 @@ const port = z.coerce.number().int().min(1).max(65_535);
 const positiveMs = z.coerce.number().int().positive();
 const count = z.coerce.number().int().positive();
 const memorySize = z.string().regex(/^\d+[kmg]$/i, "a size such as 512m or 2g");
+
+/** `host:port,host:port`: Redis nodes to start from. */
+const hostPorts = z
+  .string()
+  .transform((value) =>
+    value
+      .split(",")
+      .map((node) => node.trim())
+      .filter((node) => node !== ""),
+  )
+  .superRefine((nodes, context) => {
+    if (nodes.length === 0) context.addIssue({ code: "custom", message: "no host:port given" });
+    for (const node of nodes.filter((candidate) => !/^[^\s:]+:\d{1,5}$/.test(candidate)))
+      context.addIssue({ code: "custom", message: `"${node}" is not host:port` });
+  })
+  .transform((nodes): HostPort[] =>
+    nodes.map((node) => {
+      const at = node.lastIndexOf(":");
+      return { host: node.slice(0, at), port: Number(node.slice(at + 1)) };
+    }),
+  );
+
+/** `scheme://host[:port]` exactly as a browser's `Origin` header writes it. */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return /^https?:$/.test(url.protocol) && url.origin === value;
+  } catch {
+    return false;
+  }
+}
 
 const EnvSchema = z.object({
   HOST: z.string().min(1).default("127.0.0.1"),
@@ -29,10 +61,36 @@ const EnvSchema = z.object({
   REQUEST_BODY_TIMEOUT_MS: positiveMs.default(DEFAULTS.bodyTimeoutMs),
   // On SIGTERM/SIGINT: how long in-flight requests may take to finish before they are cut.
   SHUTDOWN_TIMEOUT_MS: positiveMs.default(10_000),
+  // Contract §11: the origins whose pages may call the endpoint from a browser, comma-separated,
+  // each exactly as a browser sends it (`https://dash.example.com`, no path); none by default.
+  CORS_ORIGINS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(",")
+        .map((origin) => origin.trim())
+        .filter((origin) => origin !== ""),
+    )
+    .superRefine((origins, context) => {
+      for (const origin of origins.filter((candidate) => !isOrigin(candidate)))
+        context.addIssue({
+          code: "custom",
+          message: `"${origin}" is not an origin such as https://dash.example.com`,
+        });
+    })
+    .default([]),
   // Prometheus metrics: unset, `/metrics` on the public port; set, on this port alone (same HOST).
   METRICS_PORT: port.optional(),
-  // Contract §6: Redis holds the quota counters when set; the allowances are operator settings.
+  // Contract §6, §10: Redis holds the quota counters and the remembered persisted queries, shared
+  // by every instance: one server (REDIS_URL), a Redis Cluster (any of its nodes) or the master
+  // of a Sentinel group; at most one of the three. The allowances are operator settings.
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  REDIS_CLUSTER_NODES: hostPorts.optional(),
+  REDIS_SENTINELS: hostPorts.optional(),
+  REDIS_SENTINEL_MASTER: z.string().min(1).default("mymaster"),
+  // Credentials of the cluster's or sentinel group's nodes (REDIS_URL carries its own).
+  REDIS_USERNAME: z.string().min(1).optional(),
+  REDIS_PASSWORD: z.string().min(1).optional(),
   QUOTA_REQUESTS_PER_MINUTE: count.default(DEFAULTS.quotas.requestsPerMinute),
   QUOTA_REQUESTS_PER_DAY: count.default(DEFAULTS.quotas.requestsPerDay),
   QUOTA_GRAPHQL_QUERIES_PER_DAY: count.default(DEFAULTS.quotas.graphqlQueriesPerDay),
@@ -66,7 +124,14 @@ export const LOCAL_ONLY_SETTINGS: readonly string[] = SETTINGS.filter(
 
 /** The service's settings, read once at start-up and passed to whatever needs them. */
 export interface Config {
-  http: { host: string; port: number; bodyTimeoutMs: number; shutdownTimeoutMs: number };
+  http: {
+    host: string;
+    port: number;
+    bodyTimeoutMs: number;
+    shutdownTimeoutMs: number;
+    /** Contract §11: origins allowed to call from a browser (CORS); empty, none. */
+    corsOrigins: readonly string[];
+  };
   neo4j: {
     /** Absent: `npm start` runs a local Neo4j of its own (development and demos). */
     uri: string | undefined;
@@ -78,7 +143,9 @@ export interface Config {
   };
   graphql: { translationCache: TranslationCacheMode };
   auth: { cacheTtlMs: number };
-  quota: QuotaSettings;
+  /** Absent: quota counters and persisted queries in process memory (one instance). */
+  redis: RedisSettings | undefined;
+  quota: { limits: QuotaLimits };
   admission: AdmissionSettings;
   log: { level: LogLevel; format: LogFormat };
   /** Absent: `/metrics` is served on the public port. */
@@ -92,6 +159,32 @@ export type LogFormat = NonNullable<z.infer<typeof EnvSchema>["LOG_FORMAT"]>;
 
 export class ConfigError extends Error {
   override name = "ConfigError";
+}
+
+/** The Redis the settings name; more than one way of naming it is a mistake worth stopping for. */
+function redisSettings(e: z.infer<typeof EnvSchema>): RedisSettings | undefined {
+  const named = [
+    e.REDIS_URL && "REDIS_URL",
+    e.REDIS_CLUSTER_NODES && "REDIS_CLUSTER_NODES",
+    e.REDIS_SENTINELS && "REDIS_SENTINELS",
+  ].filter(Boolean);
+  if (named.length > 1)
+    throw new ConfigError(`Invalid configuration:\n  set one of ${named.join(", ")}, not several`);
+  const credentials = {
+    ...(e.REDIS_USERNAME !== undefined && { username: e.REDIS_USERNAME }),
+    ...(e.REDIS_PASSWORD !== undefined && { password: e.REDIS_PASSWORD }),
+  };
+  if (e.REDIS_URL !== undefined) return { mode: "standalone", url: e.REDIS_URL };
+  if (e.REDIS_CLUSTER_NODES !== undefined)
+    return { mode: "cluster", nodes: e.REDIS_CLUSTER_NODES, ...credentials };
+  if (e.REDIS_SENTINELS !== undefined)
+    return {
+      mode: "sentinel",
+      sentinels: e.REDIS_SENTINELS,
+      master: e.REDIS_SENTINEL_MASTER,
+      ...credentials,
+    };
+  return undefined;
 }
 
 /** Validates the environment into a {@link Config}; every setting has a default but `NEO4J_URI`. */
@@ -110,6 +203,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       port: e.PORT,
       bodyTimeoutMs: e.REQUEST_BODY_TIMEOUT_MS,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+      corsOrigins: e.CORS_ORIGINS,
     },
     neo4j: {
       uri: e.NEO4J_URI,
@@ -121,8 +215,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     graphql: { translationCache: e.TRANSLATION_CACHE },
     auth: { cacheTtlMs: e.API_KEY_CACHE_TTL_MS },
+    redis: redisSettings(e),
     quota: {
-      redisUrl: e.REDIS_URL,
       limits: {
         requestsPerMinute: e.QUOTA_REQUESTS_PER_MINUTE,
         requestsPerDay: e.QUOTA_REQUESTS_PER_DAY,

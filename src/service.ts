@@ -18,6 +18,8 @@ import { boundedDriver, DEADLINE_MARGIN_MS } from "./neo4j/deadline.js";
 import { queryRunner } from "./neo4j/runner.js";
 import { createMetrics } from "./ops/metrics.js";
 import { Admission } from "./overload/admission.js";
+import { persistedQueryStore } from "./documents/persisted-query-store.js";
+import { connectRedis } from "./redis/connection.js";
 
 export interface ServiceOptions {
   /** More SDL next to `typeDefs/`: tests add a field that sleeps, to have a request in flight. */
@@ -52,12 +54,14 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
     demoKey = await ensureDemoKey(keys, LOCAL_INSTANCE);
   }
 
-  const counters = createQuotaCounters(config.quota, log);
+  const redis = config.redis === undefined ? undefined : connectRedis(config.redis);
+  const closeRedis = () => redis?.close() ?? Promise.resolve();
+  const counters = createQuotaCounters({ limits: config.quota.limits, redis }, log);
   const schema = await buildSchema(boundedDriver(driver, config.neo4j.queryTimeoutMs), database, {
     extraTypeDefs,
     translationCache: config.graphql.translationCache,
   }).catch(async (error: unknown) => {
-    await Promise.all([driver.close(), counters.close()]);
+    await Promise.all([driver.close(), closeRedis()]);
     throw explainStartupFailure(error, { uri: neo4jUri, user: config.neo4j.user, database });
   });
   const metrics = createMetrics({
@@ -79,6 +83,7 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
     schema,
     authenticator: new Authenticator(keys, config.auth.cacheTtlMs),
     quota: counters.quota,
+    documents: { remembered: persistedQueryStore(redis, log), keys },
     execution: {
       runnerFor: (metadata) =>
         queryRunner(
@@ -93,6 +98,7 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
     logRequest: logRequestWith(logger),
     metrics,
     metricsOnPublicPort: config.metrics.port === undefined,
+    corsOrigins: config.http.corsOrigins,
     readiness: {
       neo4j: () => isNeo4jReachable(driver, database, config.neo4j.connectionTimeoutMs),
       redis: counters.redisStatus,
@@ -130,7 +136,7 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
         if (cut > 0) log(`Cut ${cut} connection(s) still busy after ${config.http.shutdownTimeoutMs} ms.`);
         return stop();
       })
-      .then(() => Promise.all([driver.close(), counters.close()]))
+      .then(() => Promise.all([driver.close(), closeRedis()]))
       .then(() => {
         log("Stopped.");
         process.exit(0);

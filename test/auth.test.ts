@@ -1,7 +1,12 @@
 import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { expect } from "chai";
 import neo4j from "neo4j-driver";
+import { sha256Hex } from "../src/documents/document-hash.js";
+import { MemoryPersistedQueryStore } from "../src/documents/persisted-query-store.js";
 import { ApiKeyStore } from "../src/auth/api-key-store.js";
 import { Authenticator } from "../src/auth/authenticate.js";
 import { createApp, GRAPHQL_PATHS } from "../src/app.js";
@@ -116,6 +121,10 @@ describe("API keys on the wire", () => {
       schema: (await import("graphql")).buildSchema("type Query { x: Int }"),
       authenticator: new Authenticator(new ApiKeyStore(downDriver, testDatabase), 0),
       quota: new Quota(UNREACHED_LIMITS, new MemoryQuotaStore()),
+      documents: {
+        remembered: new MemoryPersistedQueryStore(),
+        keys: new ApiKeyStore(downDriver, testDatabase),
+      },
       execution: {
         runnerFor: (metadata) =>
           queryRunner(
@@ -183,6 +192,66 @@ describe("API keys on the wire", () => {
         .at(-1);
       expect((await post(`Bearer ${key}`)).status).to.equal(403);
     });
+
+    it("prints its usage for --help (exit 0), and with the problem for an unknown option or command (exit 2), never a stack", async () => {
+      const help = await keys("--help");
+      expect(help.stdout).to.match(/^Usage: npm run keys -- <command>/);
+      expect(help.stdout).to.include("trust <id> <manifest.json> [--replace]").and.include("untrust <id>");
+      for (const args of [["list", "--verbose"], ["frobnicate"], []]) {
+        const failed = (await keys(...args).then(
+          () => expect.fail(`keys ${args.join(" ")} succeeded`),
+          (error: unknown) => error,
+        )) as { code: number; stderr: string };
+        expect(failed.code).to.equal(2);
+        expect(failed.stderr).to.include("Usage: npm run keys -- <command>");
+        expect(failed.stderr).not.to.match(/\n\s+at /);
+      }
+      const unknown = (await keys("list", "--verbose").catch((error: unknown) => error)) as {
+        stderr: string;
+      };
+      expect(unknown.stderr).to.match(/^Unknown option '--verbose'/m);
+    });
+
+    it("restricts a key to a manifest's documents (trust), lists how many it has, and lifts it (untrust)", async () => {
+      const created = await keys("create", "--name", "cli trust");
+      const key = created.stdout.trim().split("\n").at(-1) ?? "";
+      const id = /Created key (\S+)/.exec(created.stdout)?.[1] ?? "";
+      const registered = "{ topics(limit: 1) { id } }";
+      const dir = mkdtempSync(join(tmpdir(), "kg-keys-"));
+      const manifest = join(dir, "persisted-documents.json");
+      writeFileSync(manifest, JSON.stringify({ [sha256Hex(registered)]: registered }));
+      const trusted = await keys("trust", id, manifest);
+      expect(trusted.stdout).to.include(`Key ${id} may run only its 1 trusted document(s)`);
+      expect((await keys("list")).stdout.split("\n").find((line) => line.startsWith(id))).to.include(
+        "documents=1",
+      );
+      expect((await post(`Bearer ${key}`, { body: JSON.stringify({ query: registered }) })).status).to.equal(
+        200,
+      );
+      expect(
+        (await post(`Bearer ${key}`, { body: JSON.stringify({ query: "{ topics(limit: 2) { id } }" }) }))
+          .status,
+      ).to.equal(403);
+
+      // A manifest whose name is not its text's SHA-256 is refused whole, naming the entry.
+      const wrong = join(dir, "wrong.json");
+      writeFileSync(wrong, JSON.stringify({ ["0".repeat(64)]: registered }));
+      const refused = (await keys("trust", id, wrong).catch((error: unknown) => error)) as {
+        code: number;
+        stderr: string;
+      };
+      expect(refused.code).to.equal(2);
+      expect(refused.stderr).to.include(`${"0".repeat(64)}: the document hashes to ${sha256Hex(registered)}`);
+
+      await keys("untrust", id);
+      expect((await keys("list")).stdout.split("\n").find((line) => line.startsWith(id))).to.include(
+        "documents=any",
+      );
+      expect(
+        (await post(`Bearer ${key}`, { body: JSON.stringify({ query: "{ topics(limit: 2) { id } }" }) }))
+          .status,
+      ).to.equal(200);
+    });
   });
 });
 
@@ -193,7 +262,9 @@ describe("Authenticator cache", () => {
     scopes: ["read"],
     createdAt: "",
     revokedAt: null as string | null,
+    trustedDocuments: null,
     hash: "",
+    trustedHashes: null,
   };
   let lookups = 0;
   const store = {

@@ -1,15 +1,20 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ApolloClient, CombinedGraphQLErrors, HttpLink, InMemoryCache, gql } from "@apollo/client";
+import { PersistedQueryLink } from "@apollo/client/link/persisted-queries";
 import { relayStylePagination } from "@apollo/client/utilities";
 import { generate } from "@graphql-codegen/cli";
 import { Client, fetchExchange } from "@urql/core";
 import { expect } from "chai";
 import { ClientError, GraphQLClient } from "graphql-request";
 import ts from "typescript";
+import { ApiKeyStore } from "../src/auth/api-key-store.js";
+import { sha256Hex } from "../src/documents/document-hash.js";
+import { readManifest } from "../src/documents/manifest.js";
 import { projectRoot } from "../src/project-root.js";
 import { DECISIONS_IN_ORDER, loadFixtures } from "./support/fixtures.js";
 import { startService, type RunningService } from "./support/service.js";
+import { testDatabase, testDriver } from "./support/test-neo4j.js";
 
 // The clients users already have, unmodified, against the running service with a key: each reads
 // data, and reads a contract error (422 query_too_deep) through its own error type.
@@ -52,6 +57,43 @@ describe("real GraphQL clients against the running service", function () {
       const topic = (data as { topic: { name: string; decisions: { title: string }[] } }).topic;
       expect(topic.name).to.equal("Pricing");
       expect(topic.decisions.map((decision) => decision.title)).to.deep.equal(PRICING_TITLES);
+    });
+
+    it("sends a hash first with the persisted-queries link, the text once when told PersistedQueryNotFound, then the hash alone", async () => {
+      const bodies: Record<string, unknown>[] = [];
+      const recordingFetch: typeof fetch = (input, init) => {
+        bodies.push(JSON.parse(init?.body as string) as Record<string, unknown>);
+        return fetch(input, init);
+      };
+      const persisted = () =>
+        new ApolloClient({
+          link: new PersistedQueryLink({ sha256: sha256Hex }).concat(
+            new HttpLink({
+              uri: endpoint,
+              headers: { authorization: `Bearer ${service.key}` },
+              fetch: recordingFetch,
+            }),
+          ),
+          cache: new InMemoryCache(),
+        });
+      // A name of this run's own: the suite's Redis remembers documents between runs.
+      const query = gql(DASHBOARD.replace("Dashboard", `Dashboard${String(Date.now())}`));
+      for (const client of [persisted(), persisted()]) {
+        const { data } = await client.query({
+          query,
+          variables: { topicId: "t1" },
+          fetchPolicy: "network-only",
+        });
+        expect(
+          (data as { topic: { decisions: { title: string }[] } }).topic.decisions.map((d) => d.title),
+        ).to.deep.equal(PRICING_TITLES);
+      }
+      expect(bodies.map((body) => ("query" in body ? "text and hash" : "hash"))).to.deep.equal([
+        "hash",
+        "text and hash",
+        "hash",
+      ]);
+      for (const body of bodies) expect(body).to.have.nested.property("extensions.persistedQuery.version", 1);
     });
 
     it("pages a connection with its relayStylePagination() field policy, the cache holding every page in order", async () => {
@@ -193,7 +235,12 @@ describe("real GraphQL clients against the running service", function () {
           schema: { [endpoint]: { headers: { Authorization: `Bearer ${service.key}` } } },
           documents: ["test/clients/dashboard.graphql"],
           generates: {
-            [`${out}/`]: { preset: "client", config: { useTypeImports: true } },
+            [`${out}/`]: {
+              preset: "client",
+              config: { useTypeImports: true },
+              // Also writes persisted-documents.json, the trusted-documents manifest (contract §10).
+              presetConfig: { persistedDocuments: { hashAlgorithm: "sha256" } },
+            },
             // The schema's own types, which carry its descriptions as doc comments.
             [`${out}/schema.ts`]: { plugins: ["typescript"] },
           },
@@ -250,6 +297,44 @@ export const outside = (data: DashboardQuery) => data.topic?.canonicalAnswer;
         (thrown: unknown) => thrown,
       );
       expect((error as ClientError).response.errors?.[0]?.extensions.code).to.equal("query_too_deep");
+    });
+
+    it("writes a persisted-documents manifest that, registered for a key, is all that key may run", async () => {
+      // Written by the generation above (mocha runs a describe's tests in order).
+      const manifest = readManifest(readFileSync(join(out, "persisted-documents.json"), "utf8"));
+      const dashboard = Object.entries(manifest).find(([, text]) => text.startsWith("query Dashboard"));
+      expect(dashboard, "the Dashboard document in the manifest").not.to.equal(undefined);
+      const [hash] = dashboard ?? [""];
+      const keys = new ApiKeyStore(testDriver(), testDatabase);
+      const { key, record } = await keys.create("codegen manifest", ["read"]);
+      await keys.trust(record.id, manifest);
+
+      const send = (body: object) =>
+        fetch(endpoint, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+          body: JSON.stringify(body),
+        }).then(async (response) => ({ status: response.status, body: (await response.json()) as any })); // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON from the wire
+      const byId = await send({ documentId: `sha256:${hash}`, variables: { topicId: "t1" } });
+      expect(byId.status).to.equal(200);
+      expect(byId.body.data.topic.decisions.map((d: { title: string }) => d.title)).to.deep.equal(
+        PRICING_TITLES,
+      );
+      // The generated typed document carries its hash too; the text runs for this key as well.
+      const generated = (await import(join(out, "graphql.ts"))) as Record<
+        string,
+        { __meta__?: { hash?: string } }
+      >;
+      expect(generated.DashboardDocument?.__meta__?.hash).to.equal(`sha256:${hash}`);
+      expect((await send({ query: manifest[hash], variables: { topicId: "t1" } })).status).to.equal(200);
+      // A registered document still meets every limit; one not registered is refused.
+      const tooDeep = Object.keys(manifest).find((name) => manifest[name]?.startsWith("query TooDeep")) ?? "";
+      expect((await send({ documentId: `sha256:${tooDeep}` })).body.errors[0].extensions.code).to.equal(
+        "query_too_deep",
+      );
+      const other = await send({ query: "{ topics(limit: 1) { name } }" });
+      expect(other.status).to.equal(403);
+      expect(other.body.errors[0].extensions.code).to.equal("document_not_allowed");
     });
   });
 });

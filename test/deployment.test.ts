@@ -30,9 +30,14 @@ const service = (name: string): ComposeService => {
   return found;
 };
 
-/** Compose's `${NAME:?message}` interpolation, with a value standing for the operator's. */
+/**
+ * Compose's interpolation: `${NAME:-default}` as an operator who leaves NAME unset gets it, and
+ * `${NAME:?message}` with a value standing for the operator's.
+ */
 const interpolate = (value: string | number) =>
-  String(value).replace(/\$\{(\w+)(?::?[?-][^}]*)?\}/g, (_match, name: string) => `<${name}>`);
+  String(value)
+    .replace(/\$\{\w+:-([^}]*)\}/g, (_match, fallback: string) => fallback)
+    .replace(/\$\{(\w+)(?::?[?-][^}]*)?\}/g, (_match, name: string) => `<${name}>`);
 
 /** The service's environment as the container sees it, the password stood in for. */
 const serviceEnv = () =>
@@ -93,7 +98,7 @@ describe("deployment: docker-compose.yml", () => {
     expect(neo4jUri.hostname).to.equal("neo4j");
     expect(service("neo4j").ports?.map((spec) => portMapping(spec).target)).to.include(Number(neo4jUri.port));
     expect(config.neo4j.password).to.equal("an-operators-password");
-    expect(new URL(config.quota.redisUrl ?? "").hostname).to.equal("redis");
+    expect(config.redis?.mode === "standalone" && new URL(config.redis.url).hostname).to.equal("redis");
   });
 
   it("publishes the public port, and the metrics port on loopback only", () => {

@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { Agent, request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { connect } from "node:net";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { expect } from "chai";
@@ -223,6 +222,51 @@ describe("request body checks on the wire", () => {
     );
   });
 
+  it("closes the connection after a body that stops decoding part-way, so its rest is never read as the next request (found by the fuzz test)", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (body: Buffer, headers: Record<string, string>) =>
+      new Promise<{ status: number; connection: string | undefined; text: string }>((resolve, reject) => {
+        const req = httpRequest(`${service.url}/api/v1/graphql`, {
+          method: "POST",
+          agent,
+          headers: {
+            authorization: `Bearer ${service.key}`,
+            "content-length": String(body.length),
+            ...headers,
+          },
+        });
+        req.once("error", reject);
+        req.once("response", (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.once("end", () => {
+            resolve({
+              status: response.statusCode ?? 0,
+              connection: response.headers.connection,
+              text: Buffer.concat(chunks).toString(),
+            });
+          });
+        });
+        req.end(body);
+      });
+    try {
+      // Not gzip, and far more than one read: decoding fails while most of it is still unread.
+      const garbage = await send(Buffer.alloc(1_000_000, "x"), {
+        "content-type": "application/json",
+        "content-encoding": "gzip",
+      });
+      expect(garbage.status).to.equal(422);
+      expect(garbage.text).to.include('"code":"invalid_json"');
+      expect(garbage.connection).to.equal("close");
+      const next = await send(Buffer.from(JSON.stringify({ query: "{ __typename }" })), {
+        "content-type": "application/json",
+      });
+      expect(next.status).to.equal(200);
+    } finally {
+      agent.destroy();
+    }
+  });
+
   for (const [name, headers] of [
     ["no Content-Type", {}],
     ["text/plain", { "content-type": "text/plain" }],
@@ -267,21 +311,18 @@ describe("request body checks on the wire", () => {
     });
   }
 
-  it("answers a persisted-query body 422 validation_failed with a clear message, never 500", async () => {
+  it("answers a malformed persisted-query extension 422 validation_failed with a clear message, never 500", async () => {
     const query = "{ __typename }";
-    const sha256Hash = createHash("sha256").update(query).digest("hex");
-    for (const extensions of [
-      { persistedQuery: { version: 1, sha256Hash } },
-      { persistedQuery: { version: 1, sha256Hash: "0".repeat(64) } },
-      { persistedQuery: "garbage" },
-      { persistedQuery: null },
-    ]) {
+    for (const [extensions, message] of [
+      [{ persistedQuery: { version: 2, sha256Hash: "0".repeat(64) } }, /version must be 1/],
+      [{ persistedQuery: { version: 1, sha256Hash: "0".repeat(63) } }, /64 lowercase hexadecimal digits/],
+      [{ persistedQuery: "garbage" }, /must be an object/],
+      [{ persistedQuery: null }, /must be an object/],
+    ] as const) {
       for (const body of [{ query, extensions }, { extensions }]) {
         const response = await post(JSON.stringify(body));
         expectError(response, 422, "validation_failed");
-        expect(response.body.errors[0].message).to.match(
-          /^Persisted queries \(extensions\.persistedQuery\) are not served yet/,
-        );
+        expect(response.body.errors[0].message).to.match(message);
       }
     }
     const other = await post(JSON.stringify({ query, extensions: { tracing: true, client: { name: "x" } } }));

@@ -11,20 +11,66 @@ import { excessBracketNesting, MAX_BRACKET_NESTING } from "../src/graphql/query-
 import { library, readTypeDefs } from "../src/graphql/schema.js";
 import { validationErrors } from "../src/graphql/validation-stage.js";
 import { failureResponse } from "../src/http/failure.js";
-import { parseRequestBody } from "../src/http/request-body.js";
+import { checkQueryLength, parseRequestBody } from "../src/http/request-body.js";
+import { documentReference } from "../src/documents/document-reference.js";
+import { sha256Hex } from "../src/documents/document-hash.js";
 import { Neo4jDidNotAnswer } from "../src/neo4j/deadline.js";
 import { decide, quotaWindows } from "../src/quota/policy.js";
 
-/** The code `parseRequestBody` refuses `text` with, or "accepted". */
+/** The code the body stages (shape, persisted document, query length) refuse `text` with, or "accepted". */
 function bodyOutcome(text: string): string {
   try {
-    parseRequestBody(text);
+    const reference = documentReference(parseRequestBody(text));
+    if (reference.query !== undefined) checkQueryLength(reference.query);
     return "accepted";
   } catch (error) {
     if (error instanceof ApiError) return error.code;
     throw error;
   }
 }
+
+describe("documentReference (pure)", () => {
+  const query = "{ __typename }";
+  const hash = sha256Hex(query);
+  const apq = (sha256Hash: unknown, version: unknown = 1) => ({ persistedQuery: { version, sha256Hash } });
+
+  it("takes text alone, text with its own hash, or a hash alone (APQ or documentId)", () => {
+    expect(documentReference({ query })).to.deep.equal({ query });
+    expect(documentReference({ query, extensions: apq(hash) })).to.deep.equal({ query, sha256: hash });
+    expect(documentReference({ extensions: apq(hash) })).to.deep.equal({ sha256: hash });
+    expect(documentReference({ documentId: `sha256:${hash}` })).to.deep.equal({ sha256: hash });
+    expect(documentReference({ documentId: `sha256:${hash}`, extensions: apq(hash) })).to.deep.equal({
+      sha256: hash,
+    });
+  });
+
+  it("refuses text under another hash as persisted_query_mismatch, one hex digit changed", () => {
+    const other = (hash.startsWith("0") ? "1" : "0") + hash.slice(1);
+    const outcome = (body: object) => bodyOutcome(JSON.stringify(body));
+    expect(outcome({ query, extensions: apq(hash) })).to.equal("accepted");
+    expect(outcome({ query, extensions: apq(other) })).to.equal("persisted_query_mismatch");
+    expect(outcome({ query: query + " ", extensions: apq(hash) })).to.equal("persisted_query_mismatch");
+  });
+
+  it("refuses a malformed hash, version or documentId, and both forms disagreeing, as validation_failed", () => {
+    const outcome = (body: object) => bodyOutcome(JSON.stringify(body));
+    for (const body of [
+      { extensions: apq(hash.toUpperCase()) },
+      { extensions: apq(hash.slice(1)) },
+      { extensions: apq(hash + "0") },
+      { extensions: apq(hash, 2) },
+      { extensions: { persistedQuery: "garbage" } },
+      { extensions: { persistedQuery: null } },
+      { documentId: hash },
+      { documentId: `sha1:${hash}` },
+      { documentId: 1 },
+      { query, documentId: `sha256:${hash}` },
+      { documentId: `sha256:${hash}`, extensions: apq("0".repeat(64)) },
+      { extensions: {} },
+    ])
+      expect(outcome(body), JSON.stringify(body)).to.equal("validation_failed");
+  });
+});
 
 describe("parseRequestBody (pure)", () => {
   it("counts the query in code points: 10,000 pass, 10,001 are query_too_long", () => {

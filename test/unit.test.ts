@@ -13,19 +13,61 @@ describe("loadConfig", () => {
       port: 4000,
       bodyTimeoutMs: 10_000,
       shutdownTimeoutMs: 10_000,
+      corsOrigins: [],
     });
     expect(config.neo4j.uri).to.equal(undefined);
     expect(config.neo4j.queryTimeoutMs).to.equal(10_000);
     // Contract §6: the contract's allowances, counted in this process without REDIS_URL.
+    expect(config.redis).to.equal(undefined);
     expect(config.quota).to.deep.equal({
-      redisUrl: undefined,
       limits: { requestsPerMinute: 100, requestsPerDay: 10_000, graphqlQueriesPerDay: 5_000 },
     });
   });
 
+  it("reads CORS_ORIGINS as exact origins and names each value that is not one", () => {
+    expect(
+      loadConfig({ CORS_ORIGINS: "https://dash.example.com, http://127.0.0.1:5173" }).http.corsOrigins,
+    ).to.deep.equal(["https://dash.example.com", "http://127.0.0.1:5173"]);
+    expect(() => loadConfig({ CORS_ORIGINS: "https://dash.example.com/, *" })).to.throw(
+      ConfigError,
+      /"https:\/\/dash\.example\.com\/" is not an origin[\s\S]*"\*" is not an origin/,
+    );
+  });
+
+  it("reads a Redis Cluster or a Sentinel group instead of REDIS_URL, and refuses more than one", () => {
+    expect(
+      loadConfig({ REDIS_CLUSTER_NODES: "10.0.0.1:7000, redis-2:7001", REDIS_PASSWORD: "secret" }).redis,
+    ).to.deep.equal({
+      mode: "cluster",
+      nodes: [
+        { host: "10.0.0.1", port: 7000 },
+        { host: "redis-2", port: 7001 },
+      ],
+      password: "secret",
+    });
+    expect(
+      loadConfig({ REDIS_SENTINELS: "s1:26379,s2:26379", REDIS_SENTINEL_MASTER: "quotas" }).redis,
+    ).to.deep.equal({
+      mode: "sentinel",
+      sentinels: [
+        { host: "s1", port: 26379 },
+        { host: "s2", port: 26379 },
+      ],
+      master: "quotas",
+    });
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: "redis-1" })).to.throw(
+      ConfigError,
+      /"redis-1" is not host:port/,
+    );
+    expect(() => loadConfig({ REDIS_URL: "redis://a:6379", REDIS_SENTINELS: "s1:26379" })).to.throw(
+      ConfigError,
+      /set one of REDIS_URL, REDIS_SENTINELS, not several/,
+    );
+  });
+
   it("reads the quota settings and refuses a REDIS_URL that is not redis:// or rediss://", () => {
     const config = loadConfig({ REDIS_URL: "redis://cache:6379/2", QUOTA_REQUESTS_PER_MINUTE: "1000" });
-    expect(config.quota.redisUrl).to.equal("redis://cache:6379/2");
+    expect(config.redis).to.deep.equal({ mode: "standalone", url: "redis://cache:6379/2" });
     expect(config.quota.limits.requestsPerMinute).to.equal(1000);
     expect(() => loadConfig({ REDIS_URL: "http://cache:6379" })).to.throw(ConfigError, /REDIS_URL/);
     expect(() => loadConfig({ QUOTA_REQUESTS_PER_DAY: "0" })).to.throw(ConfigError, /QUOTA_REQUESTS_PER_DAY/);

@@ -5,6 +5,8 @@ import type { ApiKeyStore } from "./api-key-store.js";
 /** The caller a request runs for. */
 export interface Caller {
   keyId: string;
+  /** The SHA-256 of each document the key may run, when it is restricted to trusted ones (§10). */
+  trustedDocuments?: ReadonlySet<string>;
 }
 
 export const REQUIRED_SCOPE = "read";
@@ -17,14 +19,15 @@ const INSUFFICIENT_SCOPE_CHALLENGE = {
 const MAX_CACHED_LOOKUPS = 10_000;
 
 interface CachedLookup {
-  key: { id: string; scopes: string[]; hash: string } | null;
+  key: { id: string; scopes: string[]; hash: string; trustedDocuments?: ReadonlySet<string> } | null;
   expiresAt: number;
 }
 
 /**
  * Decides from the `Authorization` header alone whether a request may proceed (contract §4):
  * 401 for no, malformed, unknown or revoked keys, 403 without the `read` scope. Lookups, found
- * or not, are cached for at most `cacheTtlMs` (≤ 60 s), so a revoked key stops working within it.
+ * or not, are cached for at most `cacheTtlMs` (≤ 60 s), so a revoked key stops working within it,
+ * and a change to a key's trusted documents takes effect within it.
  */
 export class Authenticator {
   private readonly cache = new Map<string, CachedLookup>();
@@ -50,7 +53,7 @@ export class Authenticator {
     if (!key.scopes.includes(REQUIRED_SCOPE)) {
       throw new ApiError("insufficient_scope", undefined, INSUFFICIENT_SCOPE_CHALLENGE);
     }
-    return { keyId: key.id };
+    return { keyId: key.id, ...(key.trustedDocuments && { trustedDocuments: key.trustedDocuments }) };
   }
 
   private async lookUp(hash: string): Promise<CachedLookup["key"]> {
@@ -58,7 +61,15 @@ export class Authenticator {
     const cached = this.cache.get(hash);
     if (cached !== undefined && cached.expiresAt > now) return cached.key;
     const found = await this.store.findByHash(hash);
-    const key = found === undefined || found.revokedAt !== null ? null : found;
+    const key =
+      found === undefined || found.revokedAt !== null
+        ? null
+        : {
+            id: found.id,
+            scopes: found.scopes,
+            hash: found.hash,
+            ...(found.trustedHashes !== null && { trustedDocuments: new Set(found.trustedHashes) }),
+          };
     this.evictExpired(now);
     this.cache.set(hash, { key, expiresAt: now + this.cacheTtlMs });
     return key;

@@ -8,6 +8,10 @@
 export const ERROR_CATALOGUE = {
   unauthorized: { status: 401, message: "A valid API key is required: send Authorization: Bearer <key>." },
   insufficient_scope: { status: 403, message: "This API key does not have the read scope." },
+  document_not_allowed: {
+    status: 403,
+    message: "This API key may run only the documents registered for it (trusted documents).",
+  },
   not_found: {
     status: 404,
     message: "There is nothing here. The GraphQL endpoint is POST /api/v1/graphql (or POST /v1/graphql).",
@@ -22,6 +26,10 @@ export const ERROR_CATALOGUE = {
   invalid_json: { status: 422, message: "The request body is not valid JSON." },
   query_too_long: { status: 422, message: "The query is too long." },
   parse_error: { status: 422, message: "The query is not valid GraphQL." },
+  persisted_query_mismatch: {
+    status: 422,
+    message: "The query does not hash to the sha256Hash of extensions.persistedQuery.",
+  },
   validation_failed: { status: 422, message: "The query does not match the schema." },
   query_too_deep: { status: 422, message: "The query nests too deeply." },
   query_too_wide: { status: 422, message: "The query selects too many fields, aliases or directives." },
@@ -43,6 +51,9 @@ export const ERROR_CATALOGUE = {
     message: "The database cannot be reached right now. Try again shortly.",
   },
   query_timeout: { status: 504, message: "The query ran past the server's time limit." },
+  // Apollo's automatic persisted queries protocol, in its own words (contract §10): a 200 whose
+  // error tells Apollo Client's and urql's persisted-query links to resend with the text.
+  PERSISTED_QUERY_NOT_FOUND: { status: 200, message: "PersistedQueryNotFound" },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

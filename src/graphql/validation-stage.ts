@@ -10,7 +10,7 @@ import {
   type GraphQLSchema,
 } from "graphql";
 import { DocumentRefused, isErrorCode, type Refusal } from "../errors/catalogue.js";
-import type { GraphQLRequestBody } from "../http/request-body.js";
+import type { GraphQLRequest } from "../http/request-body.js";
 import { KnownOperationTypeRule } from "./known-operation-type.js";
 import { count, LIMITS } from "../contract.js";
 import { excessBracketNesting, MAX_BRACKET_NESTING, queryShapeRules } from "./query-shape.js";
@@ -54,7 +54,7 @@ export function validateDocument(schema: GraphQLSchema): RequestHandler {
     sizeCalculation: (_outcome, query) => Math.max(1, query.length),
   });
   return (req, _res, next) => {
-    const { query } = req.body as GraphQLRequestBody;
+    const { query } = req.body as GraphQLRequest;
     const known = outcomes.get(query);
     if (known !== undefined) {
       next(known.refusal);

@@ -18,11 +18,17 @@ const ACCEPTED_ENCODINGS = new Set(["identity", "gzip", "deflate", "br"]);
 
 /** A GraphQL-over-HTTP request body, as the contract allows it. */
 export interface GraphQLRequestBody {
-  query: string;
+  /** Absent only when the body names a persisted document instead (contract §10). */
+  query?: string;
   variables?: Record<string, unknown> | null;
   operationName?: string | null;
   extensions?: Record<string, unknown> | null;
+  /** GraphQL over HTTP's persisted document: `sha256:<hash>`. */
+  documentId?: string;
 }
+
+/** A body whose document text is known: given, or found by the persisted-documents stage. */
+export type GraphQLRequest = GraphQLRequestBody & { query: string };
 
 const contentCoding = (req: Request) => (req.get("content-encoding") ?? "identity").trim().toLowerCase();
 
@@ -93,7 +99,9 @@ export function readBodyText(timeoutMs: number): RequestHandler {
       source.removeAllListeners("data");
       if (decoder !== undefined) req.unpipe(decoder);
       if (error !== undefined) {
-        if (error.status !== 422) {
+        // A body that stopped decoding part-way still has bytes on the wire: left there, they
+        // would be read as the next request of a keep-alive connection.
+        if (error.status !== 422 || !req.complete) {
           res.set("Connection", "close");
           closeAfterDiscarding(req, LINGER_AFTER_REFUSAL);
         }
@@ -135,7 +143,10 @@ export function readBodyText(timeoutMs: number): RequestHandler {
   };
 }
 
-/** Parses the text read by {@link readBodyText} into a checked {@link GraphQLRequestBody}. */
+/**
+ * Parses the text read by {@link readBodyText} into a checked {@link GraphQLRequestBody}; the
+ * persisted-documents stage comes next, then {@link checkQueryText}.
+ */
 export const parseGraphQLBody: RequestHandler = (req, _res, next) => {
   try {
     req.body = parseRequestBody(typeof req.body === "string" ? req.body : "");
@@ -147,8 +158,7 @@ export const parseGraphQLBody: RequestHandler = (req, _res, next) => {
 
 /**
  * Strict JSON (an empty body, a raw control character inside a string and trailing garbage are
- * all `invalid_json`: `JSON.parse` refuses each), then the request shape, the query length in
- * code points, and an empty query — in the contract's order of checks.
+ * all `invalid_json`: `JSON.parse` refuses each), then the request shape (contract §3's order).
  */
 export function parseRequestBody(text: string): GraphQLRequestBody {
   let value: unknown;
@@ -157,15 +167,29 @@ export function parseRequestBody(text: string): GraphQLRequestBody {
   } catch {
     throw new ApiError("invalid_json", text.trim() === "" ? "The request body is empty." : undefined);
   }
-  const body = checkShape(value);
-  if (exceedsCodePoints(body.query, MAX_QUERY_CHARACTERS)) {
+  return checkShape(value);
+}
+
+/** The query length in code points, then an empty query (contract §3, after persisted documents). */
+export const checkQueryText: RequestHandler = (req, _res, next) => {
+  try {
+    const { query } = req.body as GraphQLRequest;
+    checkQueryLength(query);
+    next();
+  } catch (error) {
+    next(error);
+  }
+};
+
+/** Throws `query_too_long` or `parse_error` (empty) for a query text the contract refuses unread. */
+export function checkQueryLength(query: string): void {
+  if (exceedsCodePoints(query, MAX_QUERY_CHARACTERS)) {
     throw new ApiError(
       "query_too_long",
       `The query is longer than ${count(MAX_QUERY_CHARACTERS)} characters.`,
     );
   }
-  if (body.query.trim() === "") throw new ApiError("parse_error", "The query is empty.");
-  return body;
+  if (query.trim() === "") throw new ApiError("parse_error", "The query is empty.");
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -176,15 +200,13 @@ function checkShape(value: unknown): GraphQLRequestBody {
   if (Array.isArray(value))
     throw refuse("Batched requests are not supported: send one JSON object per request.");
   if (!isObject(value)) throw refuse('The request body must be a JSON object with a "query" string.');
-  const { query, variables, operationName, extensions } = value;
-  // Apollo would answer an automatic persisted query itself, with codes outside the contract's
-  // catalogue (a 500 here); until contract §10's persisted documents are served, refuse it plainly.
-  if (isObject(extensions) && extensions.persistedQuery !== undefined) {
-    throw refuse(
-      "Persisted queries (extensions.persistedQuery) are not served yet: send the query text without extensions.persistedQuery.",
-    );
-  }
-  if (typeof query !== "string") throw refuse('The request body must have a "query" string.');
+  const { query, variables, operationName, extensions, documentId } = value;
+  const persisted =
+    documentId !== undefined || (isObject(extensions) && extensions.persistedQuery !== undefined);
+  if (query !== undefined && typeof query !== "string") throw refuse('"query" must be a string.');
+  if (query === undefined && !persisted) throw refuse('The request body must have a "query" string.');
+  if (documentId !== undefined && typeof documentId !== "string")
+    throw refuse('"documentId" must be a string.');
   if (variables !== undefined && variables !== null && !isObject(variables)) {
     throw refuse('"variables" must be a JSON object.');
   }
@@ -194,7 +216,7 @@ function checkShape(value: unknown): GraphQLRequestBody {
   if (extensions !== undefined && extensions !== null && !isObject(extensions)) {
     throw refuse('"extensions" must be a JSON object.');
   }
-  return value as unknown as GraphQLRequestBody;
+  return value;
 }
 
 /** True when `text` has more than `max` code points, counted without building an array. */

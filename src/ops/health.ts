@@ -1,5 +1,5 @@
 import { Router } from "express";
-import type { RedisStatus } from "../quota/quota.js";
+import type { RedisStatus } from "../redis/connection.js";
 
 /** What `/readyz` asks about; each answer is quick and never throws. */
 export interface Readiness {

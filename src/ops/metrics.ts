@@ -2,7 +2,7 @@ import { Router } from "express";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { ErrorCode } from "../errors/catalogue.js";
 import { QUOTA_REFUSAL_CODES } from "../quota/policy.js";
-import type { RedisStatus } from "../quota/quota.js";
+import type { RedisStatus } from "../redis/connection.js";
 import type { RequestLogEntry } from "./request-log.js";
 
 /** Which quota window each 429 code stands for. */

@@ -1,45 +1,27 @@
-import type { Redis } from "ioredis";
+import { RedisFailover, type RedisClient } from "../redis/connection.js";
 import type { QuotaStore, QuotaWindow } from "./policy.js";
 
-/**
- * Redis while it answers, this process's counters while it does not (contract §6: quotas fail
- * open). ioredis reconnects in the background and refuses commands at once while disconnected
- * (no offline queue), so an outage costs no latency; each switch is logged once.
- */
+/** Redis while it answers, this process's counters while it does not (contract §6: quotas fail open). */
 export class FailoverQuotaStore implements QuotaStore {
-  private onFallback = false;
+  private readonly failover: RedisFailover;
 
   constructor(
-    private readonly redis: Pick<Redis, "status">,
+    redis: Pick<RedisClient, "status">,
     private readonly primary: QuotaStore,
     private readonly fallback: QuotaStore,
-    private readonly log: (line: string) => void,
-  ) {}
-
-  async consume(keyId: string, windows: readonly QuotaWindow[]) {
-    if (this.redis.status === "ready") {
-      try {
-        const result = await this.primary.consume(keyId, windows);
-        if (this.onFallback) {
-          this.onFallback = false;
-          this.log("Quota counters: Redis answers again; counting in Redis.");
-        }
-        return result;
-      } catch (error) {
-        this.switchToFallback(describe(error));
-      }
-    } else {
-      this.switchToFallback(`connection ${this.redis.status}`);
-    }
-    return this.fallback.consume(keyId, windows);
+    log: (line: string) => void,
+  ) {
+    this.failover = new RedisFailover(redis, log, {
+      down: (reason) =>
+        `Quota counters: Redis is unreachable (${reason}); counting in this process until it returns.`,
+      back: "Quota counters: Redis answers again; counting in Redis.",
+    });
   }
 
-  private switchToFallback(reason: string): void {
-    if (this.onFallback) return;
-    this.onFallback = true;
-    this.log(`Quota counters: Redis is unreachable (${reason}); counting in this process until it returns.`);
+  consume(keyId: string, windows: readonly QuotaWindow[]) {
+    return this.failover.run(
+      () => this.primary.consume(keyId, windows),
+      () => this.fallback.consume(keyId, windows),
+    );
   }
 }
-
-const describe = (error: unknown) =>
-  (error as { code?: string }).code ?? (error instanceof Error ? error.name : "unknown error");

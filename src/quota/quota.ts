@@ -1,4 +1,4 @@
-import { Redis } from "ioredis";
+import { connectRedis, type RedisConnection, type RedisStatus } from "../redis/connection.js";
 import { FailoverQuotaStore } from "./failover-store.js";
 import { MemoryQuotaStore } from "./memory-store.js";
 import { decide, quotaWindows, type QuotaDecision, type QuotaLimits, type QuotaStore } from "./policy.js";
@@ -19,13 +19,14 @@ export class Quota {
   }
 }
 
-/** The quota store as `/readyz` and the metrics report it: quotas fail open, so not required. */
-export type RedisStatus = "up" | "down" | "not configured";
+export type { RedisStatus };
 
 export interface QuotaSettings {
   limits: QuotaLimits;
-  /** Absent: counters in process memory, for a single instance. */
-  redisUrl: string | undefined;
+  /** One Redis server (tests); absent with no `redis` either: counters in process memory. */
+  redisUrl?: string | undefined;
+  /** A connection to share (the service's one client): used instead of `redisUrl`, not closed by `close`. */
+  redis?: RedisConnection;
 }
 
 export interface QuotaCounters {
@@ -37,23 +38,16 @@ export interface QuotaCounters {
   close: () => Promise<void>;
 }
 
-/** Redis client settings: a dead Redis must cost a request nothing (contract §6 fails open). */
-const REDIS_OPTIONS = {
-  enableOfflineQueue: false,
-  maxRetriesPerRequest: 0,
-  connectTimeout: 1_000,
-  commandTimeout: 500,
-  retryStrategy: (attempt: number) => Math.min(attempt * 200, 2_000),
-};
-
 /** The counters the settings ask for: Redis with an in-process fallback, or in-process only. */
 export function createQuotaCounters(
-  { limits, redisUrl }: QuotaSettings,
+  { limits, redisUrl, redis: shared }: QuotaSettings,
   log: (line: string) => void,
   now: () => number = Date.now,
 ): QuotaCounters {
   const memory = new MemoryQuotaStore(now);
-  if (redisUrl === undefined) {
+  const redis =
+    shared ?? (redisUrl === undefined ? undefined : connectRedis({ mode: "standalone", url: redisUrl }));
+  if (redis === undefined) {
     return {
       quota: new Quota(limits, memory, now),
       description: "in process memory (REDIS_URL is not set: correct for a single instance only)",
@@ -61,19 +55,11 @@ export function createQuotaCounters(
       close: () => Promise.resolve(),
     };
   }
-  const redis = new Redis(redisUrl, REDIS_OPTIONS);
-  // Connection errors surface as the failover's one log line per outage, not one per retry.
-  redis.on("error", () => undefined);
-  const store = new FailoverQuotaStore(redis, new RedisQuotaStore(redis), memory, log);
-  const { host, pathname } = new URL(redisUrl);
+  const store = new FailoverQuotaStore(redis.client, new RedisQuotaStore(redis.client), memory, log);
   return {
     quota: new Quota(limits, store, now),
-    description: `in Redis at ${host}${pathname.length > 1 ? pathname : ""} (shared by every instance)`,
-    redisStatus: () => (redis.status === "ready" ? "up" : "down"),
-    close: async () => {
-      await redis.quit().catch(() => {
-        redis.disconnect();
-      });
-    },
+    description: `in ${redis.description} (shared by every instance)`,
+    redisStatus: redis.status,
+    close: shared === undefined ? redis.close : () => Promise.resolve(),
   };
 }

@@ -1,4 +1,4 @@
-import { Redis } from "ioredis";
+import type { RedisClient } from "../redis/connection.js";
 import type { QuotaStore, QuotaWindow } from "./policy.js";
 
 /**
@@ -35,7 +35,7 @@ const EXPIRY_GRACE_SECONDS = 300;
 export const quotaCounterKey = (keyId: string, window: QuotaWindow) =>
   `kg:quota:{${keyId}}:${window.name}:${window.id}`;
 
-type ScriptedRedis = Redis & {
+type ScriptedRedis = RedisClient & {
   consumeQuota(numberOfKeys: number, ...keysAndArgs: (string | number)[]): Promise<number[]>;
 };
 
@@ -43,7 +43,7 @@ type ScriptedRedis = Redis & {
 export class RedisQuotaStore implements QuotaStore {
   private readonly redis: ScriptedRedis;
 
-  constructor(redis: Redis) {
+  constructor(redis: RedisClient) {
     // ioredis runs it with EVALSHA, loading the script on the first NOSCRIPT.
     redis.defineCommand("consumeQuota", { lua: CONSUME_QUOTA_SCRIPT });
     this.redis = redis as ScriptedRedis;

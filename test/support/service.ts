@@ -8,7 +8,8 @@ import { queryRunner } from "../../src/neo4j/runner.js";
 import { createMetrics } from "../../src/ops/metrics.js";
 import { isNeo4jReachable } from "../../src/neo4j/reachable.js";
 import type { Readiness } from "../../src/ops/health.js";
-import type { RedisStatus } from "../../src/quota/quota.js";
+import { connectRedis, type RedisConnection, type RedisStatus } from "../../src/redis/connection.js";
+import { persistedQueryStore, type PersistedQueryStore } from "../../src/documents/persisted-query-store.js";
 import type { RequestLogEntry } from "../../src/ops/request-log.js";
 import { ApiKeyStore } from "../../src/auth/api-key-store.js";
 import { Authenticator } from "../../src/auth/authenticate.js";
@@ -57,6 +58,10 @@ export interface ServiceOptions {
   logRequest?: (entry: RequestLogEntry) => void;
   /** Default: caps no test reaches but the ones about them. */
   admission?: Admission;
+  /** Default: none (contract §11). */
+  corsOrigins?: readonly string[];
+  /** Default: documents remembered in the suite's Redis. */
+  remembered?: PersistedQueryStore;
   /** Default: the quota store the service's readiness reports. */
   redisStatus?: () => RedisStatus;
 }
@@ -89,19 +94,32 @@ export const UNREACHED_ADMISSION: AdmissionSettings = {
 };
 
 let sharedCounters: QuotaCounters | undefined;
+let sharedRedis: RedisConnection | undefined;
+
+/** The suite's Redis, as one connection (closed by {@link closeSharedCounters}). */
+export function sharedRedisConnection(): RedisConnection {
+  sharedRedis ??= connectRedis({ mode: "standalone", url: testRedisUrl });
+  return sharedRedis;
+}
+
+/** Persisted queries remembered in the suite's Redis, as the service remembers them. */
+function sharedRemembered(): PersistedQueryStore {
+  return persistedQueryStore(sharedRedisConnection(), () => undefined);
+}
 
 /** One Redis client for every service the suite starts (closed by {@link closeSharedCounters}). */
 function defaultQuota(): Quota {
   sharedCounters ??= createQuotaCounters(
-    { limits: UNREACHED_LIMITS, redisUrl: testRedisUrl },
+    { limits: UNREACHED_LIMITS, redis: sharedRedisConnection() },
     () => undefined,
   );
   return sharedCounters.quota;
 }
 
 export async function closeSharedCounters(): Promise<void> {
-  await sharedCounters?.close();
+  await sharedRedis?.close();
   sharedCounters = undefined;
+  sharedRedis = undefined;
 }
 
 export async function startService(
@@ -122,6 +140,7 @@ export async function startService(
     schema,
     authenticator: new Authenticator(keys, options.keyCacheTtlMs ?? 60_000),
     quota: options.quota ?? defaultQuota(),
+    documents: { remembered: options.remembered ?? sharedRemembered(), keys },
     execution: {
       runnerFor: (metadata) =>
         queryRunner(
@@ -144,6 +163,7 @@ export async function startService(
     },
     metrics,
     metricsOnPublicPort: true,
+    ...(options.corsOrigins && { corsOrigins: options.corsOrigins }),
   });
   const server: Server = await new Promise((resolve) => {
     const listener = app.listen(0, "127.0.0.1", () => {

@@ -1,0 +1,82 @@
+import { LRUCache } from "lru-cache";
+import { RedisFailover, type RedisClient, type RedisConnection } from "../redis/connection.js";
+
+/** Documents remembered by their SHA-256 for automatic persisted queries (contract §10). */
+export interface PersistedQueryStore {
+  /** The text remembered under `sha256`, kept for another {@link REMEMBERED_FOR_SECONDS} by the read. */
+  get(sha256: string): Promise<string | undefined>;
+  remember(sha256: string, text: string): Promise<void>;
+}
+
+/** Contract §10 keeps a document at least 24 h after its last use: a day and an hour. */
+export const REMEMBERED_FOR_SECONDS = 25 * 3600;
+
+/** In this process: bounded by size, each document forgotten a day and an hour after its last use. */
+export class MemoryPersistedQueryStore implements PersistedQueryStore {
+  private readonly documents: LRUCache<string, string>;
+
+  constructor(maxBytes = 32 * 1024 * 1024) {
+    this.documents = new LRUCache<string, string>({
+      maxSize: maxBytes,
+      // UTF-16 in memory; a document is at most 10,000 code points (contract §5).
+      sizeCalculation: (text, sha256) => 2 * (text.length + sha256.length),
+      ttl: REMEMBERED_FOR_SECONDS * 1000,
+      updateAgeOnGet: true,
+    });
+  }
+
+  get(sha256: string): Promise<string | undefined> {
+    return Promise.resolve(this.documents.get(sha256));
+  }
+
+  remember(sha256: string, text: string): Promise<void> {
+    this.documents.set(sha256, text);
+    return Promise.resolve();
+  }
+}
+
+/** `kg:apq:<sha256>` (a document is the same for every key, so one copy serves all). */
+export const persistedQueryKey = (sha256: string) => `kg:apq:${sha256}`;
+
+/** In Redis, shared by every instance; a read renews the expiry (GETEX). */
+export class RedisPersistedQueryStore implements PersistedQueryStore {
+  constructor(private readonly redis: RedisClient) {}
+
+  async get(sha256: string): Promise<string | undefined> {
+    return (await this.redis.getex(persistedQueryKey(sha256), "EX", REMEMBERED_FOR_SECONDS)) ?? undefined;
+  }
+
+  async remember(sha256: string, text: string): Promise<void> {
+    await this.redis.set(persistedQueryKey(sha256), text, "EX", REMEMBERED_FOR_SECONDS);
+  }
+}
+
+/**
+ * The store the settings ask for: Redis with this process's memory while Redis is down (a
+ * document missed there only costs the client one resend), or memory alone without Redis.
+ */
+export function persistedQueryStore(
+  redis: RedisConnection | undefined,
+  log: (line: string) => void,
+): PersistedQueryStore {
+  const memory = new MemoryPersistedQueryStore();
+  if (redis === undefined) return memory;
+  const primary = new RedisPersistedQueryStore(redis.client);
+  const failover = new RedisFailover(redis.client, log, {
+    down: (reason) =>
+      `Persisted queries: Redis is unreachable (${reason}); remembering them in this process until it returns.`,
+    back: "Persisted queries: Redis answers again; remembering them in Redis.",
+  });
+  return {
+    get: (sha256) =>
+      failover.run(
+        () => primary.get(sha256),
+        () => memory.get(sha256),
+      ),
+    remember: (sha256, text) =>
+      failover.run(
+        () => primary.remember(sha256, text),
+        () => memory.remember(sha256, text),
+      ),
+  };
+}

@@ -1,0 +1,152 @@
+import { Cluster, Redis, type RedisOptions } from "ioredis";
+
+/** Redis as `/readyz` and the metrics report it: quotas and remembered documents fail open, so not required. */
+export type RedisStatus = "up" | "down" | "not configured";
+
+/** A host and port, as `REDIS_CLUSTER_NODES` and `REDIS_SENTINELS` list them. */
+export interface HostPort {
+  host: string;
+  port: number;
+}
+
+/**
+ * Where Redis is: one server (`REDIS_URL`), a Redis Cluster found from any of its nodes, or the
+ * master of a Sentinel group; the last two with the credentials their nodes share.
+ */
+export type RedisSettings =
+  | { mode: "standalone"; url: string }
+  | { mode: "cluster"; nodes: readonly HostPort[]; username?: string; password?: string }
+  | {
+      mode: "sentinel";
+      sentinels: readonly HostPort[];
+      master: string;
+      username?: string;
+      password?: string;
+    };
+
+/** A client of either kind: both run the same commands and scripts. */
+export type RedisClient = Redis | Cluster;
+
+/** The service's one Redis client, shared by the quota counters and the persisted queries. */
+export interface RedisConnection {
+  client: RedisClient;
+  /** Where it points, for the start-up log (no credentials). */
+  description: string;
+  status: () => RedisStatus;
+  close: () => Promise<void>;
+}
+
+/** Client settings: a dead Redis must cost a request nothing (contract §6 fails open). */
+const FAIL_FAST: RedisOptions = {
+  maxRetriesPerRequest: 0,
+  connectTimeout: 1_000,
+  commandTimeout: 500,
+};
+const retry = (attempt: number) => Math.min(attempt * 200, 2_000);
+
+/** Connects in the background; commands fail at once until it is ready. */
+export function connectRedis(settings: RedisSettings): RedisConnection {
+  const client = createClient(settings);
+  // Connection errors surface as each user's one log line per outage, not one per retry.
+  client.on("error", () => undefined);
+  return {
+    client,
+    description: describeSettings(settings),
+    status: () => (client.status === "ready" ? "up" : "down"),
+    close: async () => {
+      await client.quit().catch(() => {
+        client.disconnect();
+      });
+    },
+  };
+}
+
+function createClient(settings: RedisSettings): RedisClient {
+  switch (settings.mode) {
+    case "standalone":
+      return new Redis(settings.url, { ...FAIL_FAST, enableOfflineQueue: false, retryStrategy: retry });
+    case "cluster": {
+      const { nodes, username, password } = settings;
+      // A failed-over master's slots move to its replica: the client follows MOVED answers and
+      // refreshes its slot table; meanwhile commands fail at once and callers fall back.
+      return new Cluster([...nodes], {
+        enableOfflineQueue: false,
+        clusterRetryStrategy: retry,
+        slotsRefreshTimeout: 1_000,
+        redisOptions: { ...FAIL_FAST, ...(username && { username }), ...(password && { password }) },
+      });
+    }
+    case "sentinel": {
+      const { sentinels, master, username, password } = settings;
+      // The sentinels name the current master; after a failover the client asks them again.
+      return new Redis({
+        ...FAIL_FAST,
+        enableOfflineQueue: false,
+        sentinels: [...sentinels],
+        name: master,
+        sentinelRetryStrategy: retry,
+        retryStrategy: retry,
+        ...(username && { username }),
+        ...(password && { password }),
+      });
+    }
+  }
+}
+
+/** For the start-up log: where Redis is, never its credentials. */
+function describeSettings(settings: RedisSettings): string {
+  const list = (nodes: readonly HostPort[]) =>
+    nodes.map(({ host, port }) => `${host}:${String(port)}`).join(", ");
+  switch (settings.mode) {
+    case "standalone": {
+      const { host, pathname } = new URL(settings.url);
+      return `Redis at ${host}${pathname.length > 1 ? pathname : ""}`;
+    }
+    case "cluster":
+      return `the Redis Cluster of ${list(settings.nodes)}`;
+    case "sentinel":
+      return `the Redis master "${settings.master}" of the sentinels ${list(settings.sentinels)}`;
+  }
+}
+
+/**
+ * Redis while it answers, this process's memory while it does not. ioredis refuses commands at
+ * once while disconnected (no offline queue), so an outage costs no latency; each switch is
+ * logged once, in the words the user gives.
+ */
+export class RedisFailover {
+  private onFallback = false;
+
+  constructor(
+    private readonly redis: Pick<RedisClient, "status">,
+    private readonly log: (line: string) => void,
+    private readonly words: { down: (reason: string) => string; back: string },
+  ) {}
+
+  async run<T>(primary: () => Promise<T>, fallback: () => T | Promise<T>): Promise<T> {
+    if (this.redis.status === "ready") {
+      try {
+        const result = await primary();
+        if (this.onFallback) {
+          this.onFallback = false;
+          this.log(this.words.back);
+        }
+        return result;
+      } catch (error) {
+        this.switchToFallback(describe(error));
+      }
+    } else {
+      this.switchToFallback(`connection ${this.redis.status}`);
+    }
+    return fallback();
+  }
+
+  private switchToFallback(reason: string): void {
+    if (this.onFallback) return;
+    this.onFallback = true;
+    this.log(this.words.down(reason));
+  }
+}
+
+const describe = (error: unknown) =>
+  (error as { code?: string }).code ?? (error instanceof Error ? error.name : "unknown error");
