@@ -1,7 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "./support/chromium.js";
+import { loadFixtures } from "./support/fixtures.js";
 import { startService, type RunningService, type WireResponse } from "./support/service.js";
 
 const QUERY = JSON.stringify({ query: "{ topics(limit: 1) { name } }" });
@@ -23,6 +25,7 @@ describe("browsers on other origins (contract §11, CORS)", function () {
   let pages: { server: Server; port: number };
   let allowed: string;
   before(async () => {
+    await loadFixtures();
     pages = await pageServer();
     allowed = `http://127.0.0.1:${String(pages.port)}`;
     service = await startService(undefined, { corsOrigins: ["https://dash.example.com", allowed] });
@@ -119,10 +122,7 @@ describe("browsers on other origins (contract §11, CORS)", function () {
   describe("in Chromium", () => {
     let browser: Browser;
     before(async () => {
-      browser = await chromium.launch({
-        executablePath: "/usr/bin/chromium",
-        args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-      });
+      browser = await launchChromium();
     });
     after(async () => {
       await browser.close();

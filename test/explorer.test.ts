@@ -2,7 +2,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "chai";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "./support/chromium.js";
 import { loadFixtures } from "./support/fixtures.js";
 import { startService, type RunningService } from "./support/service.js";
 
@@ -91,10 +92,7 @@ describe("explorer: GraphiQL on a browser GET", () => {
     let browser: Browser;
 
     before(async () => {
-      browser = await chromium.launch({
-        executablePath: "/usr/bin/chromium",
-        args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-      });
+      browser = await launchChromium();
     });
     after(async () => {
       await browser.close();

@@ -1,6 +1,7 @@
 import { parse } from "graphql";
 import { count, LIMITS } from "../contract.js";
 import type { DocumentManifest } from "../auth/api-key-store.js";
+import { exceedsCodePoints } from "../http/request-body.js";
 import { SHA256_HEX, sha256Hex } from "./document-hash.js";
 
 /**
@@ -36,7 +37,7 @@ export function readManifest(json: string): DocumentManifest {
       problems.push(
         `${hash}: the document hashes to ${sha256Hex(text)} (generate the manifest with SHA-256).`,
       );
-    else if (Array.from(text).length > LIMITS.queryCharacters)
+    else if (exceedsCodePoints(text, LIMITS.queryCharacters))
       problems.push(`${hash}: the document is longer than ${count(LIMITS.queryCharacters)} characters.`);
     else {
       try {

@@ -15,8 +15,9 @@ export const REMEMBERED_FOR_SECONDS = 25 * 3600;
 export class MemoryPersistedQueryStore implements PersistedQueryStore {
   private readonly documents: LRUCache<string, string>;
 
-  constructor(maxBytes = 32 * 1024 * 1024) {
+  constructor(maxBytes = 32 * 1024 * 1024, clock?: { now: () => number }) {
     this.documents = new LRUCache<string, string>({
+      ...(clock && { perf: clock, ttlResolution: 0 }),
       maxSize: maxBytes,
       // UTF-16 in memory; a document is at most 10,000 code points (contract §5).
       sizeCalculation: (text, sha256) => 2 * (text.length + sha256.length),

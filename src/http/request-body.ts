@@ -220,7 +220,7 @@ function checkShape(value: unknown): GraphQLRequestBody {
 }
 
 /** True when `text` has more than `max` code points, counted without building an array. */
-function exceedsCodePoints(text: string, max: number): boolean {
+export function exceedsCodePoints(text: string, max: number): boolean {
   if (text.length <= max) return false;
   // A string iterates by code point: a surrogate pair is one character.
   const characters = text[Symbol.iterator]();
