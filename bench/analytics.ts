@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { ChildProcess } from "node:child_process";
 import neo4j from "neo4j-driver";
-import { encodeCursor } from "../src/graphql/cursor.js";
+import { encodeCursor } from "../src/cypher/cursor.js";
 import { projectRoot } from "../src/project-root.js";
 import { CONTENDERS, PRODUCT } from "./contenders.js";
 import { log, openBenchGraph, parseSize } from "./harness.js";

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { encodeCursor } from "../src/graphql/cursor.js";
+import { encodeCursor } from "../src/cypher/cursor.js";
 import { DECISIONS_IN_ORDER, ingest, loadFixtures } from "./support/fixtures.js";
 import { startService, type RunningService } from "./support/service.js";
 

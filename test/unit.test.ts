@@ -1,9 +1,10 @@
 import { expect } from "chai";
 import { ConfigError, loadConfig } from "../src/config.js";
-import { decodeCursor, encodeCursor, type ElementType, type Position } from "../src/graphql/cursor.js";
+import { decodeCursor, encodeCursor, type ElementType, type Position } from "../src/cypher/cursor.js";
 import { chooseRequestId } from "../src/http/request-id.js";
 import { splitStatements } from "../src/neo4j/apply-cypher.js";
 import { withoutCredentials } from "../src/neo4j/connect.js";
+import { dateProblem } from "../src/graphql/strict-date.js";
 
 describe("loadConfig", () => {
   it("has defaults that make npm start work on a fresh machine", () => {
@@ -179,5 +180,40 @@ describe("decodeCursor", () => {
       [`${Buffer.from([0x5b, 0x22, 0xff, 0x22, 0x5d]).toString("base64url")}=`, "Topic"],
     ];
     for (const [cursor, type] of cases) expect(decodeCursor(cursor, type), cursor).to.equal(damaged);
+  });
+});
+
+describe("dateProblem (contract §3's Date)", () => {
+  it("accepts YYYY-MM-DD naming a real day of the proleptic Gregorian calendar", () => {
+    for (const value of [
+      "2025-03-31",
+      "2024-02-29",
+      "2000-02-29",
+      "0001-01-01",
+      "9999-12-31",
+      "2025-12-31",
+    ]) {
+      expect(dateProblem(value), value).to.equal(undefined);
+    }
+  });
+
+  it("names the problem of anything else", () => {
+    expect(dateProblem("2024-02-30")).to.equal(
+      'Date "2024-02-30" names no calendar day: February 2024 has 29 days.',
+    );
+    expect(dateProblem("2100-02-29")).to.match(/February 2100 has 28 days/);
+    expect(dateProblem("2025-06-31")).to.match(/June 2025 has 30 days/);
+    expect(dateProblem("2025-13-01")).to.match(/there is no month 13/);
+    for (const value of [
+      " 2025-03-31",
+      "2025-03-31\n",
+      "2025-03-31\u0000",
+      "2025-3-31",
+      "+2025-03-31",
+      "２０２５-03-31",
+    ]) {
+      expect(dateProblem(value), JSON.stringify(value)).to.match(/is not of the form YYYY-MM-DD/);
+    }
+    expect(dateProblem("x".repeat(5000))?.length).to.be.below(150);
   });
 });

@@ -14,7 +14,7 @@ import {
 } from "graphql";
 import type { ErrorCode } from "../errors/catalogue.js";
 import { LIMITS } from "../contract.js";
-import { decodeCursor, ORDERS, type ElementType } from "./cursor.js";
+import { decodeCursor, ORDERS, type ElementType } from "../cypher/cursor.js";
 import { fragmentsByName } from "./fragments.js";
 import type { PreExecutionStage } from "./pre-execution.js";
 

@@ -4,6 +4,7 @@ import { Neo4jGraphQL } from "@neo4j/graphql";
 import { execute, Kind, parse, type GraphQLSchema } from "graphql";
 import type { Driver } from "neo4j-driver";
 import { projectRoot } from "../project-root.js";
+import { attachStatementBuilders } from "./statement-builders.js";
 import { StrictDate } from "./strict-date.js";
 import {
   cacheTranslations,
@@ -39,6 +40,7 @@ export async function buildSchema(
   const neoSchema = library(typeDefs, driver);
   await neoSchema.checkNeo4jCompat({ sessionConfig: { database } });
   const schema = describeLibraryTypes(await neoSchema.getSchema());
+  attachStatementBuilders(neoSchema);
   await warmUp(schema, database);
   translationCacheCounts.set(schema, cacheTranslations(schema, cypherRootFields(typeDefs), translationCache));
   return schema;
@@ -58,6 +60,17 @@ export function library(typeDefs: string[], driver?: Driver): Neo4jGraphQL {
     // The library's own Date accepts whatever JavaScript's Date parses (contract §3 is stricter).
     resolvers: { Date: StrictDate },
   });
+}
+
+/**
+ * The product's schema without a database, for reading the Cypher a document translates to
+ * (src/graphql/translate.ts): its statements are built per request as the service's are.
+ */
+export async function translatingSchema(): Promise<GraphQLSchema> {
+  const neoSchema = library(await readTypeDefs());
+  const schema = await neoSchema.getSchema();
+  attachStatementBuilders(neoSchema);
+  return schema;
 }
 
 /**

@@ -102,15 +102,17 @@ export function cursorOf(v: string, type: ElementType): string {
   return `apoc.text.base64UrlEncode(apoc.convert.toJson([${items.join(", ")}]))`;
 }
 
-/** Cypher for the position a cursor parameter names (null for a null cursor, which APOC refuses). */
+/** Cypher for the position a given cursor parameter names (the request pipeline has checked its shape). */
 export function positionOf(parameter: string): string {
-  return `CASE WHEN $${parameter} IS NULL THEN null ELSE apoc.convert.fromJsonList(apoc.text.base64UrlDecode($${parameter})) END`;
+  return `apoc.convert.fromJsonList(apoc.text.base64UrlDecode($${parameter}))`;
 }
 
 /**
  * Cypher that is true when row `v` comes strictly after `position` (a variable holding
- * {@link positionOf}) in the order of `type`, and for every row when `position` is null. A row
- * whose key is null sorts after every row with one, and among its like by `id`.
+ * {@link positionOf}) in the order of `type`. A row whose key is null sorts after every row with
+ * one, and among its like by `id`. It opens with `position IS NULL OR`, never true: without it the
+ * planner splits the disjunction into several seeks of the order's index, whose union it must
+ * then sort, where one seek from the position reads the index in order (test/plans.test.ts).
  */
 export function comesAfter(v: string, type: ElementType, position: string): string {
   const order: ListOrder = ORDERS[type];

@@ -1,0 +1,98 @@
+// Connections (contract §7, v1 additions): Relay-style pages whose cursors are positions in the
+// list's order (cursor.ts), never offsets. A connection field's statement returns a map (its
+// page's rows, whether more follow, its count when selected); the connection and edge types read
+// it. A root connection's statement is built per request: the list's one start and filters, the
+// cursor's seek only when `after` is given, the count only when `totalCount` is selected.
+import { comesAfter, cursorOf, ORDERS, positionOf, type ElementType } from "./cursor.js";
+import { countRows } from "./counts.js";
+import type { ElementList } from "./domain.js";
+import { POSITION, rootPage } from "./lists.js";
+import { orderBy } from "./order.js";
+import { given, selects, type FieldRequest } from "./request.js";
+import { call, lines } from "./text.js";
+
+/** A connection's `first` (1..100, checked by the request pipeline; `null` means 20). */
+const FIRST = "toInteger(coalesce($first, 20))";
+
+/** The position of a given `after`, bound to {@link POSITION} for the reads that follow. */
+const AT_POSITION = `UNWIND [${positionOf("after")}] AS ${POSITION}`;
+
+/** A connection's map: its page, whether rows follow, its count when known. */
+function connectionMap(total: string | undefined): string {
+  return `RETURN {rows: rows[..${FIRST}], hasNextPage: size(rows) > ${FIRST}${total === undefined ? "" : `, total: ${total}`}} AS c`;
+}
+
+/** A root connection: `first` + 1 rows of the root list after the cursor's position, and the count when selected. */
+export function rootConnection(list: ElementList, request: FieldRequest): string {
+  const after = given(request, "after");
+  const counted = selects(request, `${list.type}Connection`, "totalCount");
+  return lines(
+    ...(after ? [AT_POSITION] : []),
+    ...call(after ? [POSITION] : [], rootPage(list, request, { size: `${FIRST} + 1`, after })),
+    `WITH collect(${list.v}) AS rows`,
+    ...(counted ? call([], countRows(list, request)) : []),
+    connectionMap(counted ? "total" : undefined),
+  );
+}
+
+/**
+ * The connection of a list under one parent node (`this`): all its rows are read (they are few),
+ * counted for `totalCount`, and those after the cursor's position sorted for the page.
+ */
+export function nestedConnection(
+  pattern: string,
+  v: string,
+  type: ElementType,
+  request: FieldRequest,
+): string {
+  const after = given(request, "after");
+  const imports = after ? [POSITION] : [];
+  return lines(
+    ...(after ? [AT_POSITION] : []),
+    `OPTIONAL MATCH ${pattern}`,
+    `WITH ${[...imports, `collect(DISTINCT ${v}) AS every`].join(", ")}`,
+    ...call(
+      ["every", ...imports],
+      [
+        `UNWIND every AS ${v}`,
+        ...(after ? [`WITH ${v} WHERE ${comesAfter(v, type, POSITION)}`] : []),
+        `RETURN ${v}`,
+        `ORDER BY ${orderBy(v, ORDERS[type])}`,
+        `LIMIT ${FIRST} + 1`,
+      ],
+      true,
+    ),
+    `WITH every, collect(${v}) AS rows`,
+    connectionMap("size(every)"),
+  );
+}
+
+/**
+ * A node kept in a connection's or group's map, read back as a node. `MATCH (v)` on the bound
+ * variable (a filter, no read) gives it a node's type again: Neo4j 5.26 answers null for the second
+ * read of one property of a value of unknown type (`v { .id, a: v.id }`, a field under two aliases).
+ */
+export function asNode(expression: string, v: string): string {
+  return expression.startsWith("UNWIND ")
+    ? `${expression} MATCH (${v})`
+    : `WITH ${expression} AS ${v} MATCH (${v})`;
+}
+
+/** The statements of `<Type>Connection` and `<Type>Edge`: the page as edges and nodes, where it ends, its count. */
+export function connectionTypeStatements(type: ElementType): Record<string, string> {
+  const v = "n";
+  return {
+    [`${type}Connection.totalCount`]: "RETURN this.total AS n",
+    [`${type}Connection.pageInfo`]: lines(
+      ...call(
+        ["this"],
+        [asNode(`UNWIND this.rows[-1..] AS ${v}`, v), `RETURN ${cursorOf(v, type)} AS endCursor`],
+        true,
+      ),
+      "RETURN {hasNextPage: this.hasNextPage, endCursor: endCursor} AS p",
+    ),
+    [`${type}Connection.edges`]: `${asNode(`UNWIND this.rows AS ${v}`, v)} RETURN {cursor: ${cursorOf(v, type)}, node: ${v}} AS e`,
+    [`${type}Connection.nodes`]: `${asNode(`UNWIND this.rows AS ${v}`, v)} RETURN ${v}`,
+    [`${type}Edge.node`]: `${asNode("this.node", "n")} RETURN n`,
+  };
+}

@@ -1,0 +1,203 @@
+// Lists in their order (contract §7): a root list's page read from an index in order, a list under
+// one parent node, a lookup by id and a single-valued link. A root list's statement is built for
+// each request from the arguments it gives: its one start, its filters, its cursor's seek.
+import { comesAfter, ORDERS } from "./cursor.js";
+import type { ElementList } from "./domain.js";
+import { conditionsOf, seekOf } from "./filters.js";
+import { orderBy } from "./order.js";
+import { givenOf, type FieldRequest } from "./request.js";
+import { call, lines, where } from "./text.js";
+
+/** The variable holding a connection's `after` position in its statement. */
+export const POSITION = "position";
+
+/** How many rows a read returns, and whether they come after a cursor's position ({@link POSITION}). */
+export interface Page {
+  /** `LIMIT`: a list's `limit`, or one more than a connection's `first` (to see whether more follow). */
+  size: string;
+  after: boolean;
+}
+
+/** A list's page: the request pipeline has refused a `limit` outside 1..100; `null` means 20. */
+export const LIST_SIZE = "toInteger(coalesce($limit, 20))";
+
+/** The earliest `DATETIME` Neo4j can hold: every stored instant is at or after it. */
+const EARLIEST_INSTANT = "datetime('-999999999-01-01T00:00:00+18:00')";
+
+/** The arguments of a list that the request gives: its parent's and its filters'. */
+export function givenArguments(list: ElementList, request: FieldRequest): Set<string> {
+  const names = [
+    ...(list.parent === undefined ? [] : [list.parent.argument]),
+    ...list.filters.flatMap((filter) =>
+      filter.kind === "dayRange" ? [filter.since, filter.until] : [filter.argument],
+    ),
+  ];
+  return new Set(givenOf(request, names));
+}
+
+/**
+ * A root list's page: clauses returning its rows `v` in the list's order, `page.size` of them.
+ * With its parent given, that node's relationships (sorted as they come: they are few); else the
+ * label's index in the list's order.
+ */
+export function rootPage(list: ElementList, request: FieldRequest, page: Page): string[] {
+  const given = givenArguments(list, request);
+  const { type, v, parent } = list;
+  const order = ORDERS[type];
+  const filters = [
+    ...list.filters.flatMap((filter) => conditionsOf(v, filter, given)),
+    ...(page.after ? [comesAfter(v, type, POSITION)] : []),
+  ];
+  if (parent !== undefined && given.has(parent.argument)) {
+    return [
+      `MATCH (${parent.v}:${parent.label} {id: $${parent.argument}})${parent.relationship}(${v}:${type})`,
+      `USING INDEX ${parent.v}:${parent.label}(id)`,
+      // Duplicate relationships count once (§7).
+      `WITH DISTINCT ${v}`,
+      ...(filters.length === 0 ? [] : [where(filters)]),
+      `RETURN ${v}`,
+      `ORDER BY ${orderBy(v, order)}`,
+      `LIMIT ${page.size}`,
+    ];
+  }
+  if (order === "name") return byNamePage(list, filters, page);
+  if ("newestFirst" in order) return newestFirstPage(list, order.newestFirst, given, filters, page);
+  throw new Error(`${type} has no root list`);
+}
+
+/**
+ * A root list ordered by `name`: the label's range index on `name` is read in order (from the
+ * cursor's name, for a connection's page), the filters are checked as rows come, and the `id`
+ * tie-break sorts only rows of one name (a partial top).
+ */
+function byNamePage(list: ElementList, filters: string[], page: Page): string[] {
+  const { type: label, v } = list;
+  return [
+    `MATCH (${v}:${label})`,
+    `USING INDEX ${v}:${label}(name)`,
+    where([page.after ? `${v}.name >= coalesce(${POSITION}[1], '')` : `${v}.name IS NOT NULL`, ...filters]),
+    `RETURN ${v}`,
+    `ORDER BY ${orderBy(v, "name")}`,
+    `LIMIT ${page.size}`,
+  ];
+}
+
+/**
+ * A root list ordered newest `property` first. The label's range index on `property` is read in
+ * descending order up to one page of rows that pass the filters; that index holds only rows with
+ * a value, so:
+ *
+ * - rows at the page's last instant but in another zone (or cut by the LIMIT) may lie just past
+ *   it in the index: the second read takes that instant's neighbourhood (±1 s);
+ * - undated rows come last, in `id` order: the third read walks the `id` constraint's index, and
+ *   only when the dated rows did not fill the page (and no date bound excludes undated rows).
+ *
+ * The reads together hold the page; the final `ORDER BY` puts it in contract order. A date range
+ * bounds the first read (see {@link seekOf}). A connection's page starts after its cursor's
+ * position: the dated read seeks from that instant (a second later, likewise), the undated read
+ * from that `id`, and an undated position skips the dated read.
+ */
+function newestFirstPage(
+  list: ElementList,
+  property: string,
+  given: ReadonlySet<string>,
+  filters: string[],
+  page: Page,
+): string[] {
+  const { type: label, v } = list;
+  const at = `${v}.${property}`;
+  const p = POSITION;
+  const imports = page.after ? [p] : [];
+  const range = list.filters.find((filter) => filter.kind === "dayRange" && filter.property === property);
+  const bounds = range === undefined ? [] : seekOf(v, range, given).bounds;
+  const seek = [
+    ...(bounds.length === 0 ? [`${at} IS NOT NULL`] : bounds),
+    ...(page.after
+      ? [
+          `${at} <= CASE WHEN ${p}[1] IS NULL THEN ${EARLIEST_INSTANT} ` +
+            `ELSE datetime({epochSeconds: toInteger(${p}[1]), nanosecond: ${p}[2]}) + duration('PT1S') END`,
+        ]
+      : []),
+  ];
+  const byIndex = (index: string) => [`MATCH (${v}:${label})`, `USING INDEX ${v}:${label}(${index})`];
+  const undated =
+    bounds.length > 0
+      ? []
+      : call(
+          ["page", ...imports],
+          [
+            `WITH ${["page", ...imports].join(", ")} WHERE size(page) < ${page.size}`,
+            ...call(imports, [
+              ...byIndex("id"),
+              where([
+                page.after
+                  ? `${v}.id >= CASE WHEN ${p}[1] IS NOT NULL THEN '' ELSE ${p}[3] END AND ${at} IS NULL`
+                  : `${v}.id IS NOT NULL AND ${at} IS NULL`,
+                ...filters,
+              ]),
+              `WITH ${v} ORDER BY ${v}.id LIMIT ${page.size}`,
+              `RETURN collect(${v}) AS undated`,
+            ]),
+            "RETURN undated",
+          ],
+          // OPTIONAL CALL around a guard: planned as Apply over a Filter, so the `id` index is not
+          // touched when the page is full (a plain `WITH … WHERE` was merged into the scan's filter).
+          true,
+        );
+  return [
+    ...call(imports, [
+      ...byIndex(property),
+      where([...seek, ...filters]),
+      `WITH ${v} ORDER BY ${at} DESC LIMIT ${page.size}`,
+      `RETURN collect(${v}) AS page`,
+    ]),
+    ...call(
+      ["page", ...imports],
+      [
+        `WITH page[-1].${property} AS edge WHERE size(page) = ${page.size}`,
+        ...byIndex(property),
+        where([`${at} >= edge - duration('PT1S') AND ${at} <= edge + duration('PT1S')`, ...filters]),
+        `RETURN collect(${v}) AS ties`,
+      ],
+    ),
+    ...undated,
+    // `page[..0]`, not `[]`: an untyped empty list makes the rows of unknown type, and Neo4j 5.26
+    // then answers null for the second read of one property (`{ .id, a: this0.id }`: a field
+    // selected under two aliases).
+    `UNWIND page + ties${undated.length === 0 ? "" : " + coalesce(undated, page[..0])"} AS ${v}`,
+    // The ties read finds the page's last rows again.
+    `WITH DISTINCT ${v}`,
+    `RETURN ${v}`,
+    `ORDER BY ${orderBy(v, ORDERS[label])}`,
+    `LIMIT ${page.size}`,
+  ];
+}
+
+/** A root list field's statement. */
+export function rootList(list: ElementList, request: FieldRequest): string {
+  return lines(...rootPage(list, request, { size: LIST_SIZE, after: false }));
+}
+
+/** A node found by its unique `id`, or none. */
+export function lookupById(label: string, v: string): string {
+  return `MATCH (${v}:${label} {id: $id}) RETURN ${v} LIMIT 1`;
+}
+
+/** A single-valued link (`decidedBy`, `topic`…): with several targets, the lowest `id` (§7). */
+export function singleLink(pattern: string, v: string): string {
+  return `MATCH ${pattern} RETURN ${v} ORDER BY ${v}.id LIMIT 1`;
+}
+
+/**
+ * A list under one parent node (`this`): its relationships are few, so they are sorted as they
+ * come. `DISTINCT`: duplicate relationships count once (§7).
+ */
+export function nestedList(pattern: string, v: string, type: keyof typeof ORDERS): string {
+  return lines(
+    `MATCH ${pattern}`,
+    `WITH DISTINCT ${v}`,
+    `RETURN ${v}`,
+    `ORDER BY ${orderBy(v, ORDERS[type])}`,
+    `LIMIT ${LIST_SIZE}`,
+  );
+}

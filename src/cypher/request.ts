@@ -1,0 +1,42 @@
+// What a field's statement is built from: the arguments the request gives the field and the
+// fields it selects below it. The Neo4j GraphQL Library hands both to the statement builder
+// (patches/: `statementFor` on a `@cypher` annotation) while it translates the request.
+
+/** A field's selection as the library holds it (graphql-parse-resolve-info's resolve tree). */
+export interface Selection {
+  name: string;
+  alias: string;
+  args: Record<string, unknown>;
+  fieldsByTypeName: Record<string, Record<string, Selection>>;
+}
+
+/** One field of one request. */
+export interface FieldRequest {
+  /** Its arguments: variables applied, defaults included; `null` and absent both mean "not given". */
+  arguments: Readonly<Record<string, unknown>>;
+  /** What the request selects below the field, when the library knows it. */
+  selection?: Selection;
+}
+
+/** A field's Cypher for one request. */
+export type StatementBuilder = (request: FieldRequest) => string;
+
+/** Whether the request gives the argument a value (`null` means the argument's absence, contract §7). */
+export function given(request: FieldRequest, argument: string): boolean {
+  const value = request.arguments[argument];
+  return value !== undefined && value !== null;
+}
+
+/** The given arguments among `names`, in that order. */
+export function givenOf(request: FieldRequest, names: readonly string[]): string[] {
+  return names.filter((name) => given(request, name));
+}
+
+/** Whether the request selects `field` of `type` below the field (under any alias). */
+export function selects(request: FieldRequest, type: string, field: string): boolean {
+  const fields = request.selection?.fieldsByTypeName[type] ?? {};
+  return Object.values(fields).some((selection) => selection.name === field);
+}
+
+/** The field's request with no argument and no selection (a statement's shape by default). */
+export const NOTHING_ASKED: FieldRequest = { arguments: {} };

@@ -1,0 +1,48 @@
+// Where a read of a root list's rows starts when it needs them all (a count, groups): one parent
+// node's relationships, one filter's range index, or the whole label. Only the request's own
+// arguments decide, when its statement is built: the Cypher holds one read.
+import type { ElementList } from "./domain.js";
+import { conditionsOf, isGiven, seekOf } from "./filters.js";
+import { where, whereAny } from "./text.js";
+
+/** A read of the rows a list's filters keep, as clauses that end with row `v` bound and filtered. */
+export interface RowsRead {
+  clauses: string[];
+  /** The argument(s) the read starts from, or none for the whole label. */
+  from: string[];
+}
+
+/**
+ * The rows of `list` that the given arguments keep: from the parent when it is given (through the
+ * `id` constraint's index), else from the first given filter's index, else the label. The other
+ * given filters are checked on those rows; none is when the start's own read is exact and alone
+ * (an index count then costs what a bare `count` does).
+ */
+export function readRows(list: ElementList, given: ReadonlySet<string>): RowsRead {
+  const { type: label, v, parent, filters } = list;
+  const conditions = (skip: (typeof filters)[number] | undefined) =>
+    filters.filter((filter) => filter !== skip).flatMap((filter) => conditionsOf(v, filter, given));
+  if (parent !== undefined && given.has(parent.argument)) {
+    return {
+      clauses: [
+        `MATCH (${parent.v}:${parent.label} {id: $${parent.argument}})${parent.relationship}(${v}:${label})`,
+        `USING INDEX ${parent.v}:${parent.label}(id)`,
+        // Duplicate relationships count once (§7).
+        `WITH DISTINCT ${v}`,
+        ...whereAny(conditions(undefined)),
+      ],
+      from: [parent.argument],
+    };
+  }
+  const start = filters.find((filter) => isGiven(filter, given));
+  if (start === undefined) return { clauses: [`MATCH (${v}:${label})`], from: [] };
+  const seek = seekOf(v, start, given);
+  return {
+    clauses: [
+      `MATCH (${v}:${label})`,
+      `USING INDEX ${v}:${label}(${start.property})`,
+      where([...seek.bounds, ...conditions(seek.exact ? start : undefined)]),
+    ],
+    from: start.kind === "dayRange" ? [start.since, start.until] : [start.argument],
+  };
+}

@@ -1,0 +1,153 @@
+import { expect } from "chai";
+import { conditionsOf, seekOf, type Filter } from "../src/cypher/filters.js";
+import { cypherOf as translated } from "./support/translate.js";
+
+/** The one root field's Cypher, its whitespace folded to single spaces (the library indents it). */
+const cypherOf = async (document: string, variables?: Record<string, unknown>) =>
+  (await translated(document, variables)).replace(/\s+/g, " ");
+
+// Issue 22: each request's Cypher holds only what it asks. GraphQL in, Cypher out, no database;
+// test/plans.test.ts checks the same statements' plans against Neo4j.
+
+/** Every argument-guarded branch the earlier generic statements carried. */
+const GUARDS = /\$\w+ IS (NOT )?NULL|UNION|CASE WHEN \$/;
+
+describe("Cypher built per request (no database)", () => {
+  describe("root lists start from the one read their arguments give", () => {
+    it("decisions(topicId) starts from the topic and never reads the decisions' own indexes", async () => {
+      const cypher = await cypherOf('{ decisions(topicId: "t1", status: DECIDED) { id } }');
+      expect(cypher).to.include("MATCH (t:Topic {id: $param0})<-[:ABOUT]-(d:Decision)");
+      expect(cypher).to.include("d.status = $param1");
+      expect(cypher).not.to.match(/USING INDEX d:Decision/);
+      expect(cypher).not.to.match(GUARDS);
+    });
+
+    it("decisions(since, until) seeks the decidedAt index a second wider and plans no undated read", async () => {
+      const cypher = await cypherOf('{ decisions(since: "2024-01-01", until: "2024-12-31") { id } }');
+      expect(cypher).to.include("USING INDEX d:Decision(decidedAt)");
+      expect(cypher).to.include(
+        "d.decidedAt >= datetime({date: date($param0), timezone: 'Z'}) - duration('PT1S')",
+      );
+      expect(cypher).to.include(
+        "d.decidedAt <= datetime({date: date($param1), timezone: 'Z'}) + duration('P1DT1S')",
+      );
+      expect(cypher).not.to.include("USING INDEX d:Decision(id)");
+      expect(cypher).not.to.match(/Topic|status|regretScore|executionGapDays/);
+      expect(cypher).not.to.match(GUARDS);
+    });
+
+    it("decisions with no argument reads the decidedAt index in order, then undated rows by id", async () => {
+      const cypher = await cypherOf("{ decisions { id } }");
+      expect(cypher).to.include("WHERE d.decidedAt IS NOT NULL ");
+      expect(cypher).to.include("USING INDEX d:Decision(id)");
+      expect(cypher).not.to.match(/Topic|status|regretScore|executionGapDays|since|until/);
+    });
+
+    it("features(ownerId) starts from the person; features(stage) reads the name index in order", async () => {
+      const owned = await cypherOf('{ features(ownerId: "p1", shipped: true) { id } }');
+      expect(owned).to.include("MATCH (p:Person {id: $param0})-[:OWNS]->(f:Feature)");
+      expect(owned).to.include("f.shipped = $param1");
+      expect(owned).not.to.match(/USING INDEX f:Feature|stage|team/);
+      const staged = await cypherOf("{ features(stage: BETA) { id } }");
+      expect(staged).to.include("USING INDEX f:Feature(name)");
+      expect(staged).to.include("f.stage = $param0");
+      expect(staged).not.to.match(/Person|shipped|team/);
+    });
+
+    it("takes presence from variables: absent and null leave no trace, a value its condition", async () => {
+      const document = "query ($s: DecisionStatus) { decisions(status: $s) { id } }";
+      for (const variables of [{}, { s: null }]) {
+        expect(await cypherOf(document, variables)).not.to.include("status");
+      }
+      expect(await cypherOf(document, { s: "DECIDED" })).to.include("d.status = $param0");
+    });
+  });
+
+  describe("connections", () => {
+    it("count only when totalCount is selected, from the start the arguments give", async () => {
+      expect(await cypherOf("{ decisionsConnection { nodes { id } } }")).not.to.include("count(");
+      const whole = await cypherOf("{ decisionsConnection { totalCount } }");
+      expect(whole).to.include("CALL () { MATCH (d:Decision) RETURN count(d) AS total }");
+      const status = await cypherOf("{ decisionsConnection(status: REVERSED) { totalCount } }");
+      // An exact index start alone: nothing is checked per row.
+      expect(status).to.include(
+        "CALL () { MATCH (d:Decision) USING INDEX d:Decision(status) WHERE d.status = $param0 RETURN count(d) AS total }",
+      );
+      const both = await cypherOf(
+        '{ decisionsConnection(topicId: "t1", regretScoreMin: 0.5) { totalCount } }',
+      );
+      expect(both).to.include("MATCH (t:Topic {id: $param0})<-[:ABOUT]-(d:Decision)");
+      expect(both).to.include("WHERE d.regretScore >= $param1 RETURN count(d) AS total");
+    });
+
+    it("reads a cursor's position only when after is given", async () => {
+      expect(await cypherOf("{ topicsConnection(first: 5) { nodes { id } } }")).not.to.match(/position|apoc/);
+      const after = await cypherOf(
+        '{ topicsConnection(first: 5, after: "WyJUb3BpYyIsIkhpcmluZyIsInQyIl0=") { nodes { id } } }',
+      );
+      expect(after).to.include(
+        "UNWIND [apoc.convert.fromJsonList(apoc.text.base64UrlDecode($param0))] AS position",
+      );
+      expect(after).to.include("t.name >= coalesce(position[1], '')");
+    });
+
+    it("the issue's example is a small statement: topic start, date condition, page and its count", async () => {
+      const cypher = await cypherOf(
+        '{ a1: decisionsConnection(topicId: "topic-23", since: "2024-01-01") { totalCount nodes { id } } }',
+      );
+      // 16,077 characters before issue 22.
+      expect(cypher.length).to.be.below(1_500);
+      expect(cypher).not.to.match(GUARDS);
+    });
+  });
+
+  describe("groups", () => {
+    it("compute only the dimensions of `by` and the statistics selected", async () => {
+      const plain = await cypherOf("{ decisionGroups(by: [STATUS]) { status count } }");
+      expect(plain).to.include("WITH d, d.status AS status");
+      expect(plain).not.to.match(/ABOUT|DECIDED_BY|month|min\(|sum\(|regretScore|executionGapDays/);
+      const stats = await cypherOf(
+        "{ decisionGroups(by: [MONTH, TOPIC]) { month count regretScore { avg } } }",
+      );
+      expect(stats).to.include("sum(d.regretScore) AS regretScore_sum");
+      expect(stats).not.to.include("executionGapDays");
+      expect(stats).to.match(/ORDER BY count DESC, month IS NULL, month, topic\.id IS NULL, topic\.id/);
+    });
+
+    it("read the rows from one filter's index", async () => {
+      const cypher = await cypherOf('{ featureGroups(by: [OWNER], team: "core", stage: BETA) { count } }');
+      expect(cypher).to.include("USING INDEX f:Feature(stage) WHERE f.stage = $param0 AND f.team = $param1");
+      expect(cypher).not.to.match(GUARDS);
+    });
+  });
+});
+
+describe("filters as data", () => {
+  const given = new Set(["since", "status"]);
+  const range: Filter = { kind: "dayRange", property: "decidedAt", since: "since", until: "until" };
+
+  it("renders only the given arguments' conditions", () => {
+    expect(conditionsOf("d", range, given)).to.deep.equal([
+      "d.decidedAt.epochSeconds >= datetime({date: date($since), timezone: 'Z'}).epochSeconds",
+    ]);
+    expect(
+      conditionsOf("d", { kind: "equals", property: "status", argument: "status" }, given),
+    ).to.deep.equal(["d.status = $status"]);
+    expect(
+      conditionsOf("d", { kind: "atLeast", property: "regretScore", argument: "regretScoreMin" }, given),
+    ).to.deep.equal([]);
+  });
+
+  it("seeks a day range a second wider, and says the seek is not exact", () => {
+    expect(seekOf("d", range, new Set(["until"]))).to.deep.equal({
+      bounds: ["d.decidedAt <= datetime({date: date($until), timezone: 'Z'}) + duration('P1DT1S')"],
+      exact: false,
+    });
+    expect(
+      seekOf("d", { kind: "atLeast", property: "regretScore", argument: "r" }, new Set(["r"])),
+    ).to.deep.equal({
+      bounds: ["d.regretScore >= $r"],
+      exact: true,
+    });
+  });
+});
