@@ -103,7 +103,7 @@ describe("Cypher built per request (no database)", () => {
 
   describe("groups", () => {
     it("compute only the dimensions of `by` and the statistics selected", async () => {
-      const plain = await cypherOf("{ decisionGroups(by: [STATUS]) { status count } }");
+      const plain = await cypherOf('{ decisionGroups(by: [STATUS], since: "2024-01-01") { status count } }');
       expect(plain).to.include("WITH d, d.status AS status");
       expect(plain).not.to.match(/ABOUT|DECIDED_BY|month|min\(|sum\(|regretScore|executionGapDays/);
       const stats = await cypherOf(
@@ -112,6 +112,19 @@ describe("Cypher built per request (no database)", () => {
       expect(stats).to.include("sum(d.regretScore) AS regretScore_sum");
       expect(stats).not.to.include("executionGapDays");
       expect(stats).to.match(/ORDER BY count DESC, month IS NULL, month, topic\.id IS NULL, topic\.id/);
+    });
+
+    it("count a group by one indexed property over the whole label from its index", async () => {
+      const cypher = await cypherOf("{ decisionGroups(by: [STATUS]) { status count } }");
+      expect(cypher).to.include(
+        "MATCH (d:Decision) USING INDEX d:Decision(status) WHERE d.status IS NOT NULL RETURN d.status AS status, count(d) AS count",
+      );
+      // The rows without a status: the count store's count less those counted.
+      expect(cypher).to.include("CALL () { MATCH (d:Decision) RETURN count(d) AS rows }");
+      // Statistics need the rows themselves.
+      expect(await cypherOf("{ decisionGroups(by: [STATUS]) { status regretScore { sum } } }")).to.include(
+        "WITH d, d.status AS status",
+      );
     });
 
     it("read the rows from one filter's index", async () => {

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { loadFixtures } from "./support/fixtures.js";
 import { startService, type RunningService } from "./support/service.js";
+import { testDatabase, testDriver } from "./support/test-neo4j.js";
 
 type Row = Record<string, unknown>;
 
@@ -170,6 +171,45 @@ describe("groups (contract §7, v1 additions) on the fixture graph", () => {
           );
         }
       });
+    }
+  });
+
+  // Issue 22: a group by one indexed property over a whole label is counted from the index; the
+  // rows without the property (the ingest wrote none) still form their own group.
+  it("counts decisionGroups(by: [STATUS]) from the index, decisions without a status as one group", async () => {
+    const query = "{ decisionGroups(by: [STATUS], limit: 100) { status count } }";
+    const before = (await data(service, query)).decisionGroups ?? [];
+    const driver = testDriver();
+    await driver.executeQuery(
+      "CREATE (:Decision {id: 'd-no-status', title: 'No status yet'})",
+      {},
+      {
+        database: testDatabase,
+      },
+    );
+    try {
+      const after = (await data(service, query)).decisionGroups ?? [];
+      // Count descending, then the status, nulls last.
+      const expected = [...before, { status: null, count: 1 }].sort(
+        (x, y) =>
+          (y.count as number) - (x.count as number) ||
+          (x.status === null
+            ? 1
+            : y.status === null
+              ? -1
+              : (x.status as string) < (y.status as string)
+                ? -1
+                : 1),
+      );
+      expect(after).to.deep.equal(expected);
+    } finally {
+      await driver.executeQuery(
+        "MATCH (d:Decision {id: 'd-no-status'}) DETACH DELETE d",
+        {},
+        {
+          database: testDatabase,
+        },
+      );
     }
   });
 

@@ -16,6 +16,13 @@ export interface Dimension {
   field: string;
   /** Its value for the row. */
   value: string;
+  /** A property the value reads several times, read once into a variable first (`[variable, property]`). */
+  reads?: [string, string];
+  /**
+   * The property it is, when the label has a range index on it: a group by this dimension alone,
+   * with no filter and no statistics, is counted from the index (see {@link indexedCounts}).
+   */
+  indexed?: string;
   /** Its sort key, given the grouped value (a link sorts by the linked node's `id`). */
   key?: (value: string) => string;
   /** The field's value, given the grouped value: computed for the groups kept by `limit` only. */
@@ -37,12 +44,15 @@ export interface GroupList {
  * than formatting), sorted by it, and written `YYYY-MM` (a year beyond four digits keeps its sign
  * and digits) for the groups kept.
  */
-export const monthDimension = (at: string): Dimension => {
+export const monthDimension = (property: string): Dimension => {
+  // Read once: a stored DATETIME is decoded on each read, and the value reads it four times.
+  const at = "month_at";
   const utc = `datetime({epochSeconds: ${at}.epochSeconds})`;
   const first = (k: string) => `toString(date({year: 0, month: 1}) + duration({months: ${k}}))`;
   return {
     name: "MONTH",
     field: "month",
+    reads: [at, property],
     value:
       `CASE WHEN ${at} IS NULL THEN null WHEN ${at}.offsetSeconds = 0 THEN ${at}.year * 12 + ${at}.month - 1 ` +
       `ELSE ${utc}.year * 12 + ${utc}.month - 1 END`,
@@ -63,11 +73,12 @@ export const linkDimension = (name: string, field: string, pattern: string, targ
   key: (value) => `${value}.id`,
 });
 
-/** A property's value as a dimension. */
-export const propertyDimension = (name: string, field: string, value: string): Dimension => ({
+/** An indexed property's value as a dimension. */
+export const propertyDimension = (name: string, field: string, v: string, property: string): Dimension => ({
   name,
   field,
-  value,
+  value: `${v}.${property}`,
+  indexed: property,
 });
 
 /** The aggregates NumberStats is made of, over a property's non-null values, as `name: expression`. */
@@ -107,10 +118,20 @@ export function groups(group: GroupList, request: FieldRequest): string {
   const keys = dimensions.map((d) => (d.key === undefined ? d.field : d.key(d.field)));
   // Ordered before the cut and again as the maps are returned, where the library reads them.
   const order = `ORDER BY ${["count DESC", ...keys.flatMap((key) => [`${key} IS NULL`, key])].join(", ")}`;
+  const given = givenArguments(list, request);
+  const [only] = dimensions;
+  const reads = dimensions.flatMap((d) => (d.reads === undefined ? [] : [`${d.reads[1]} AS ${d.reads[0]}`]));
+  const counted =
+    dimensions.length === 1 && only?.indexed !== undefined && given.size === 0 && stats.length === 0
+      ? indexedCounts(list.type, v, only.field, only.indexed)
+      : [
+          ...readRows(list, given).clauses,
+          ...(reads.length === 0 ? [] : [`WITH ${[v, ...reads].join(", ")}`]),
+          `WITH ${[v, ...dimensions.map((d) => `${d.value} AS ${d.field}`)].join(", ")}`,
+          `WITH ${[...fields, `count(${v}) AS count`, ...stats.flatMap((property) => statsAggregates(v, property))].join(", ")}`,
+        ];
   return lines(
-    ...readRows(list, givenArguments(list, request)).clauses,
-    `WITH ${[v, ...dimensions.map((d) => `${d.value} AS ${d.field}`)].join(", ")}`,
-    `WITH ${[...fields, `count(${v}) AS count`, ...stats.flatMap((property) => statsAggregates(v, property))].join(", ")}`,
+    ...counted,
     order,
     `LIMIT ${LIST_SIZE}`,
     `RETURN {${[
@@ -120,4 +141,25 @@ export function groups(group: GroupList, request: FieldRequest): string {
     ].join(", ")}} AS g`,
     order,
   );
+}
+
+/**
+ * Groups by one indexed property over a whole label: the property's range index holds every
+ * non-null value, so its values are counted there (Neo4j reads them from the index, never from the
+ * nodes); the rows without a value are the label's count (the count store) less those counted.
+ */
+function indexedCounts(label: string, v: string, field: string, property: string): string[] {
+  return [
+    "CALL () {",
+    `  MATCH (${v}:${label})`,
+    `  USING INDEX ${v}:${label}(${property})`,
+    `  WHERE ${v}.${property} IS NOT NULL`,
+    `  RETURN ${v}.${property} AS ${field}, count(${v}) AS count`,
+    "}",
+    `WITH collect({${field}: ${field}, count: count}) AS valued`,
+    `CALL () { MATCH (${v}:${label}) RETURN count(${v}) AS rows }`,
+    `WITH valued, rows - reduce(counted = 0, g IN valued | counted + g.count) AS missing`,
+    `UNWIND valued + [g IN [{${field}: null, count: missing}] WHERE g.count > 0] AS g`,
+    `WITH g.${field} AS ${field}, g.count AS count`,
+  ];
 }

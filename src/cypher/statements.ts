@@ -11,7 +11,7 @@ const DECISION_GROUPS: GroupList = {
   list: DECISIONS,
   type: "DecisionGroup",
   dimensions: [
-    propertyDimension("STATUS", "status", "d.status"),
+    propertyDimension("STATUS", "status", "d", "status"),
     linkDimension("TOPIC", "topic", "(d)-[:ABOUT]->(t:Topic)", "t"),
     linkDimension("DECIDED_BY", "decidedBy", "(d)-[:DECIDED_BY]->(p:Person)", "p"),
     monthDimension("d.decidedAt"),
@@ -22,9 +22,9 @@ const FEATURE_GROUPS: GroupList = {
   list: FEATURES,
   type: "FeatureGroup",
   dimensions: [
-    propertyDimension("STAGE", "stage", "f.stage"),
-    propertyDimension("TEAM", "team", "f.team"),
-    propertyDimension("SHIPPED", "shipped", "f.shipped"),
+    propertyDimension("STAGE", "stage", "f", "stage"),
+    propertyDimension("TEAM", "team", "f", "team"),
+    propertyDimension("SHIPPED", "shipped", "f", "shipped"),
     linkDimension("OWNER", "owner", "(f)<-[:OWNS]-(p:Person)", "p"),
   ],
   stats: [],
@@ -32,7 +32,7 @@ const FEATURE_GROUPS: GroupList = {
 const CUSTOMER_GROUPS: GroupList = {
   list: CUSTOMERS,
   type: "CustomerGroup",
-  dimensions: [propertyDimension("HEALTH", "health", "c.health")],
+  dimensions: [propertyDimension("HEALTH", "health", "c", "health")],
   stats: [],
 };
 const DISAGREEMENT_GROUPS: GroupList = {
@@ -40,7 +40,7 @@ const DISAGREEMENT_GROUPS: GroupList = {
   type: "DisagreementGroup",
   dimensions: [
     linkDimension("TOPIC", "topic", "(g)-[:ABOUT]->(t:Topic)", "t"),
-    propertyDimension("RESOLVED", "resolved", "g.resolved"),
+    propertyDimension("RESOLVED", "resolved", "g", "resolved"),
     monthDimension("g.raisedAt"),
   ],
   stats: [],
