@@ -1,0 +1,241 @@
+// `npm run bench:cold -- --size 10k|1m [--shapes 200] [--warm-up 100] [--seed 22]`: what a
+// question costs the first time it is asked. Neo4j plans every Cypher text it has not seen
+// before it reads a row, and data teams rarely send the same document twice. `--shapes` distinct
+// query shapes (documents whose Cypher differs: bench/cold-shapes.ts) are each asked once (first
+// asking: Neo4j plans it) and again (second asking: planned), end to end over HTTP, after Neo4j's
+// plan caches were cleared (`CALL db.clearQueryCaches()`). Before that, `--warm-up` other shapes
+// are asked and not measured: a server that has run for a while has its planner's code compiled
+// by the JVM, and a plan-cold question should not also pay a JVM-cold planner (the instance may
+// have been started by this very command). Also issue 22's six connections of one topic in
+// one request, cold and warm, and the distribution of each root field's Cypher length. Prints the
+// figures against issue 22's targets and writes bench/results/cold-<size>.json.
+import { execFileSync } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { Agent, request } from "node:http";
+import { cpus, totalmem } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import fc from "fast-check";
+import { translatingSchema } from "../src/graphql/schema.js";
+import { translateDocument } from "../src/graphql/translate.js";
+import { combineQueries } from "../src/neo4j/combine.js";
+import { projectRoot } from "../src/project-root.js";
+import { documentArbitrary } from "./cold-shapes.js";
+import { log, openBenchGraph, parseSize, PRODUCT_ARGS, productEnv, startChild } from "./harness.js";
+import { median } from "./load.js";
+
+const { values } = parseArgs({
+  options: {
+    size: { type: "string", default: "10k" },
+    shapes: { type: "string", default: "200" },
+    seed: { type: "string", default: "22" },
+    "warm-up": { type: "string", default: "100" },
+  },
+});
+const size = parseSize(values.size);
+const SHAPES = Number(values.shapes);
+const SEED = Number(values.seed);
+const WARM_UP = Number(values["warm-up"]);
+const COLD_RUNS = 5;
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((sorted.length * p) / 100) - 1)] ?? Number.NaN;
+const summary = (times: number[]) => {
+  const sorted = [...times].sort((a, b) => a - b);
+  return {
+    p50: median(sorted),
+    p90: percentile(sorted, 90),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1) ?? Number.NaN,
+  };
+};
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+async function main(): Promise<void> {
+  const graph = await openBenchGraph(size);
+  const product = await startChild("kg-graphql", PRODUCT_ARGS, await productEnv(graph));
+  try {
+    const column = async (cypher: string) =>
+      (await graph.driver.executeQuery(cypher)).records.map((record) => String(record.get(0)));
+    const subjects = {
+      topicIds: await column(
+        "MATCH (t:Topic)<-[:ABOUT]-(:Decision) WITH DISTINCT t ORDER BY t.id LIMIT 50 RETURN t.id",
+      ),
+      ownerIds: await column(
+        "MATCH (p:Person)-[:OWNS]->(:Feature) WITH DISTINCT p ORDER BY p.id LIMIT 50 RETURN p.id",
+      ),
+      teams: await column("MATCH (f:Feature) WHERE f.team IS NOT NULL RETURN DISTINCT f.team LIMIT 20"),
+    };
+
+    // Distinct shapes: documents whose Cypher (as the service sends it) differs.
+    const schema = await translatingSchema();
+    const seen = new Set<string>();
+    const distinct = async (seed: number, count: number) => {
+      const found: { document: string; fieldLengths: number[] }[] = [];
+      for (const document of fc.sample(documentArbitrary(subjects), { seed, numRuns: count * 20 })) {
+        if (found.length === count) break;
+        const queries = await translateDocument(schema, document);
+        const sent = queries.length > 1 ? combineQueries(queries)?.text : queries[0]?.text;
+        if (sent === undefined || seen.has(sent)) continue;
+        seen.add(sent);
+        found.push({ document, fieldLengths: queries.map((query) => query.text.length) });
+      }
+      return found;
+    };
+    const warmUp = await distinct(SEED + 1, WARM_UP);
+    const shapes = await distinct(SEED, SHAPES);
+    log(
+      `${String(shapes.length)} distinct query shapes (seed ${String(SEED)}), after ${String(warmUp.length)} others`,
+    );
+
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const ask = (query: string) =>
+      new Promise<{ ms: number; status: number; body: string }>((resolve, reject) => {
+        const body = JSON.stringify({ query });
+        const started = performance.now();
+        const req = request(
+          {
+            host: "127.0.0.1",
+            port: product.port,
+            path: "/api/v1/graphql",
+            method: "POST",
+            agent,
+            headers: { "content-type": "application/json", authorization: `Bearer ${graph.key}` },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (chunk: Buffer) => chunks.push(chunk));
+            res.on("end", () => {
+              resolve({
+                ms: performance.now() - started,
+                status: res.statusCode ?? 0,
+                body: Buffer.concat(chunks).toString("utf8"),
+              });
+            });
+          },
+        );
+        req.on("error", reject);
+        req.end(body);
+      });
+    const clearPlans = () => graph.driver.executeQuery("CALL db.clearQueryCaches()");
+    // The service's and Neo4j's warm-up (connections, JIT-compiled planner) before anything is measured.
+    for (let i = 0; i < 20; i++) await ask("{ topics(limit: 1) { id } }");
+    for (const shape of warmUp) await ask(shape.document);
+    await clearPlans();
+
+    const first: number[] = [];
+    const second: number[] = [];
+    const failures: { document: string; status: number; body: string }[] = [];
+    const slow: { document: string; ms: number; cypherLength: number }[] = [];
+    for (const shape of shapes) {
+      const cold = await ask(shape.document);
+      const warm = await ask(shape.document);
+      for (const answer of [cold, warm]) {
+        if (answer.status !== 200 || answer.body.includes('"errors"'))
+          failures.push({ document: shape.document, status: answer.status, body: answer.body.slice(0, 300) });
+      }
+      first.push(cold.ms);
+      second.push(warm.ms);
+      if (cold.ms > 250)
+        slow.push({ document: shape.document, ms: cold.ms, cypherLength: Math.max(...shape.fieldLengths) });
+    }
+
+    const topic = subjects.topicIds[0] ?? "";
+    const six = `{ ${[
+      'since: "2024-01-01"',
+      "status: DECIDED",
+      "regretScoreMin: 0.5",
+      "executionGapDaysMin: 10",
+      'until: "2025-06-30"',
+      'since: "2023-01-01", status: EXECUTED',
+    ]
+      .map(
+        (filters, index) =>
+          `a${String(index + 1)}: decisionsConnection(topicId: "${topic}", ${filters}) { totalCount nodes { id } }`,
+      )
+      .join(" ")} }`;
+    const sixCold: number[] = [];
+    const sixWarm: number[] = [];
+    for (let i = 0; i < COLD_RUNS; i++) {
+      await clearPlans();
+      sixCold.push((await ask(six)).ms);
+      sixWarm.push((await ask(six)).ms);
+    }
+
+    const lengths = shapes.flatMap((shape) => shape.fieldLengths).sort((a, b) => a - b);
+    const longest = [...shapes]
+      .sort((a, b) => Math.max(...b.fieldLengths) - Math.max(...a.fieldLengths))
+      .slice(0, 5)
+      .map((shape) => ({ document: shape.document, cypherLength: Math.max(...shape.fieldLengths) }));
+    const results = {
+      size,
+      command: `npm run bench:cold -- --size ${size} --shapes ${String(SHAPES)} --seed ${String(SEED)}`,
+      measuredAt: new Date().toISOString(),
+      commit: execFileSync("git", ["rev-parse", "--short", "HEAD"], {
+        cwd: projectRoot,
+        encoding: "utf8",
+      }).trim(),
+      dirty:
+        execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], {
+          cwd: projectRoot,
+          encoding: "utf8",
+        }).trim() !== "",
+      machine: { cpus: cpus().length, model: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30) },
+      method:
+        "After the warm-up shapes (asked, not measured) and CALL db.clearQueryCaches(), each shape (its Cypher text new to Neo4j) asked twice in sequence over HTTP on one keep-alive connection (first asking: Neo4j plans it; second asking: planned). The six connections: caches cleared before each cold run. Times end to end, in ms.",
+      warmUpShapes: warmUp.length,
+      shapes: shapes.length,
+      firstAsking: summary(first),
+      secondAsking: summary(second),
+      sixConnections: {
+        document: six,
+        coldMedian: median(sixCold),
+        cold: sixCold,
+        warmMedian: median(sixWarm),
+      },
+      cypherCharactersPerRootField: {
+        fields: lengths.length,
+        min: lengths[0],
+        p50: median(lengths),
+        p90: percentile(lengths, 90),
+        p99: percentile(lengths, 99),
+        max: lengths.at(-1),
+        over3000: lengths.filter((length) => length > 3_000).length,
+      },
+      longest,
+      slowFirstAskings: slow,
+      failures,
+    };
+    const { firstAsking: f, secondAsking: s, cypherCharactersPerRootField: c } = results;
+    log(`first asking   p50 ${ms(f.p50)}  p90 ${ms(f.p90)}  p99 ${ms(f.p99)}  max ${ms(f.max)}`);
+    log(`second asking  p50 ${ms(s.p50)}  p90 ${ms(s.p90)}  p99 ${ms(s.p99)}  max ${ms(s.max)}`);
+    log(
+      `six connections of one topic: cold ${ms(median(sixCold))} (median of ${String(COLD_RUNS)}), warm ${ms(median(sixWarm))}`,
+    );
+    log(
+      `Cypher per root field (${String(c.fields)}): p50 ${String(c.p50)}, p90 ${String(c.p90)}, p99 ${String(c.p99)}, max ${String(c.max)} characters; ${String(c.over3000)} over 3,000`,
+    );
+    const verdict = (ok: boolean) => (ok ? "PASS" : "FAIL");
+    log(`${verdict(f.p99 <= 250)} first-asking p99 ≤ 250 ms`);
+    log(`${verdict(f.max <= 1_000)} first-asking max ≤ 1,000 ms`);
+    log(`${verdict(median(sixCold) <= 1_000)} six connections cold ≤ 1,000 ms`);
+    log(
+      `${verdict(c.over3000 / c.fields <= 0.05)} root-field Cypher ≤ 3,000 characters (${String(c.over3000)} of ${String(c.fields)} over)`,
+    );
+    log(
+      `${String(failures.length)} answers not 200 without errors; ${String(slow.length)} first askings over 250 ms`,
+    );
+    const file = join(projectRoot, "bench", "results", `cold-${size}.json`);
+    await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
+    log(`Wrote ${file}`);
+    agent.destroy();
+  } finally {
+    product.process.kill("SIGTERM");
+    await graph.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
