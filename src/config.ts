@@ -104,6 +104,11 @@ const EnvSchema = z.object({
   // `on`: a document's Cypher is translated once and reused; `off`: translated on every request;
   // `verify`: reused, and checked against a fresh translation every time (for tests).
   TRANSLATION_CACHE: z.enum(["on", "off", "verify"]).default("on"),
+  // Issue 22: known documents (trusted, recent persisted queries) planned by Neo4j at start-up and
+  // when it answers again after an outage, at most this many per round, within this time.
+  PREPLAN_MAX_DOCUMENTS: z.coerce.number().int().min(0).max(10_000).default(200),
+  PREPLAN_BUDGET_MS: positiveMs.default(10_000),
+  PREPLAN_CHECK_INTERVAL_MS: positiveMs.default(5_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // `json`: one JSON object per line; `pretty`: coloured lines for a developer's terminal.
   // Unset: pretty for local development (no NEO4J_URI), JSON everywhere else.
@@ -121,6 +126,16 @@ export const SETTINGS = Object.keys(EnvSchema.shape) as (keyof typeof EnvSchema.
 export const LOCAL_ONLY_SETTINGS: readonly string[] = SETTINGS.filter(
   (name) => name.startsWith("LOCAL_NEO4J_") || name === "DEMO_DATA_SIZE",
 );
+
+/** Pre-planning of known documents (src/planning/). */
+export interface PreplanSettings {
+  /** Documents planned per round at most. */
+  maxDocuments: number;
+  /** A round stops starting new plans past this. */
+  budgetMs: number;
+  /** How often Neo4j's reachability is checked, to notice it coming back. */
+  checkIntervalMs: number;
+}
 
 /** The service's settings, read once at start-up and passed to whatever needs them. */
 export interface Config {
@@ -142,6 +157,7 @@ export interface Config {
     connectionTimeoutMs: number;
   };
   graphql: { translationCache: TranslationCacheMode };
+  preplan: PreplanSettings;
   auth: { cacheTtlMs: number };
   /** Absent: quota counters and persisted queries in process memory (one instance). */
   redis: RedisSettings | undefined;
@@ -214,6 +230,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       connectionTimeoutMs: e.NEO4J_CONNECTION_TIMEOUT_MS,
     },
     graphql: { translationCache: e.TRANSLATION_CACHE },
+    preplan: {
+      maxDocuments: e.PREPLAN_MAX_DOCUMENTS,
+      budgetMs: e.PREPLAN_BUDGET_MS,
+      checkIntervalMs: e.PREPLAN_CHECK_INTERVAL_MS,
+    },
     auth: { cacheTtlMs: e.API_KEY_CACHE_TTL_MS },
     redis: redisSettings(e),
     quota: {

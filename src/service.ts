@@ -20,6 +20,7 @@ import { createMetrics } from "./ops/metrics.js";
 import { Admission } from "./overload/admission.js";
 import { persistedQueryStore } from "./documents/persisted-query-store.js";
 import { connectRedis } from "./redis/connection.js";
+import { startPreplanning } from "./planning/preplan.js";
 
 export interface ServiceOptions {
   /** More SDL next to `typeDefs/`: tests add a field that sleeps, to have a request in flight. */
@@ -79,11 +80,12 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
   log(
     `Concurrency: ${perKey} requests per key at once; ${executions} executions per instance, then a queue of ${queueLength} waiting up to ${queueTimeoutMs} ms.`,
   );
+  const remembered = persistedQueryStore(redis, log);
   const { app, stop } = await createApp({
     schema,
     authenticator: new Authenticator(keys, config.auth.cacheTtlMs),
     quota: counters.quota,
-    documents: { remembered: persistedQueryStore(redis, log), keys },
+    documents: { remembered, keys },
     execution: {
       runnerFor: (metadata) =>
         queryRunner(
@@ -121,6 +123,19 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
   );
   log(`Explorer: open ${base}${GRAPHQL_PATHS[0] ?? ""} in a browser and paste an API key.`);
   if (demoKey !== undefined) log(`Demo API key (local database only): ${demoKey}`);
+  // In the background, once serving: known documents never plan cold in front of a user.
+  const preplanning = startPreplanning({
+    schema,
+    driver,
+    database,
+    documents: {
+      trusted: (limit) => keys.everyTrustedDocument(limit),
+      recentPersisted: (limit) => remembered.recent(limit),
+    },
+    settings: config.preplan,
+    log,
+    count: metrics.countPreplanned,
+  });
 
   let stopping = false;
   const shutdown = (signal: NodeJS.Signals) => {
@@ -129,6 +144,7 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
     log(
       `${signal}: no new connections; letting requests in flight finish (up to ${config.http.shutdownTimeoutMs} ms)…`,
     );
+    preplanning.stop();
     metricsServer?.close();
     metricsServer?.closeAllConnections();
     void drain(server, config.http.shutdownTimeoutMs)

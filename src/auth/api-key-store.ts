@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Driver } from "neo4j-driver";
+import neo4j, { type Driver } from "neo4j-driver";
 import { answerWithin } from "../neo4j/deadline.js";
 import { generateApiKey, hashApiKey } from "./api-key.js";
 
@@ -90,6 +90,23 @@ export class ApiKeyStore {
       { database: this.database },
     );
     return records.length > 0;
+  }
+
+  /**
+   * The trusted documents of the keys not revoked, at most `limit` distinct texts, the newest keys'
+   * first (for pre-planning).
+   */
+  async everyTrustedDocument(limit: number): Promise<string[]> {
+    const { records } = await this.driver.executeQuery(
+      `MATCH (k:ApiKey) WHERE k.revokedAt IS NULL AND k.trustedDocuments IS NOT NULL
+       WITH k ORDER BY k.createdAt DESC
+       UNWIND k.trustedDocuments AS text
+       WITH DISTINCT text LIMIT $limit
+       RETURN text`,
+      { limit: neo4j.int(limit) },
+      { database: this.database, routing: "READ" },
+    );
+    return records.map((row) => row.get("text") as string);
   }
 
   /** The text of one of a key's trusted documents, if it has that one. */

@@ -6,6 +6,8 @@ export interface PersistedQueryStore {
   /** The text remembered under `sha256`, kept for another {@link REMEMBERED_FOR_SECONDS} by the read. */
   get(sha256: string): Promise<string | undefined>;
   remember(sha256: string, text: string): Promise<void>;
+  /** The most recently used documents, newest first, at most `limit` (for pre-planning). */
+  recent(limit: number): Promise<string[]>;
 }
 
 /** Contract §10 keeps a document at least 24 h after its last use: a day and an hour. */
@@ -34,21 +36,51 @@ export class MemoryPersistedQueryStore implements PersistedQueryStore {
     this.documents.set(sha256, text);
     return Promise.resolve();
   }
+
+  recent(limit: number): Promise<string[]> {
+    // An LRU iterates from the most recently used.
+    return Promise.resolve([...this.documents.values()].slice(0, limit));
+  }
 }
 
 /** `kg:apq:<sha256>` (a document is the same for every key, so one copy serves all). */
 export const persistedQueryKey = (sha256: string) => `kg:apq:${sha256}`;
+/** `kg:apq:recent`: a sorted set of hashes scored by their last use (ms), trimmed to {@link RECENT_KEPT}. */
+export const RECENT_KEY = "kg:apq:recent";
+export const RECENT_KEPT = 1_000;
 
 /** In Redis, shared by every instance; a read renews the expiry (GETEX). */
 export class RedisPersistedQueryStore implements PersistedQueryStore {
   constructor(private readonly redis: RedisClient) {}
 
   async get(sha256: string): Promise<string | undefined> {
-    return (await this.redis.getex(persistedQueryKey(sha256), "EX", REMEMBERED_FOR_SECONDS)) ?? undefined;
+    const text =
+      (await this.redis.getex(persistedQueryKey(sha256), "EX", REMEMBERED_FOR_SECONDS)) ?? undefined;
+    if (text !== undefined) this.used(sha256);
+    return text;
   }
 
   async remember(sha256: string, text: string): Promise<void> {
     await this.redis.set(persistedQueryKey(sha256), text, "EX", REMEMBERED_FOR_SECONDS);
+    this.used(sha256);
+  }
+
+  async recent(limit: number): Promise<string[]> {
+    const hashes = await this.redis.zrevrange(RECENT_KEY, 0, limit - 1);
+    const texts = await Promise.all(hashes.map((sha256) => this.redis.get(persistedQueryKey(sha256))));
+    return texts.filter((text): text is string => text !== null);
+  }
+
+  /**
+   * Records the use in the recency set, without delaying the request: separate commands, not a
+   * pipeline, since a Redis Cluster keeps the two keys in different slots; a lost record only
+   * leaves a document out of the next pre-planning.
+   */
+  private used(sha256: string): void {
+    this.redis
+      .zadd(RECENT_KEY, Date.now(), sha256)
+      .then(() => this.redis.zremrangebyrank(RECENT_KEY, 0, -RECENT_KEPT - 1))
+      .catch(() => undefined);
   }
 }
 
@@ -78,6 +110,11 @@ export function persistedQueryStore(
       failover.run(
         () => primary.remember(sha256, text),
         () => memory.remember(sha256, text),
+      ),
+    recent: (limit) =>
+      failover.run(
+        () => primary.recent(limit),
+        () => memory.recent(limit),
       ),
   };
 }

@@ -179,6 +179,11 @@ function neo4jConf(options: LocalNeo4jOptions, home: string, dir: string): strin
     `server.directories.import=${join(dir, "import")}`,
     `server.directories.plugins=${join(home, "plugins")}`,
     `server.memory.pagecache.size=${options.pageCache}`,
+    // Plans cached per database (Neo4j's default is 1,000 texts): ad-hoc questions each bring new
+    // Cypher texts, and the pre-planned known documents (src/planning/) must not be evicted by a
+    // morning of them. Plans are small next to the heap; 1 GB holds this many with room. (5.26's
+    // name for what was `server.db.query_cache_size`, which it still reads with a warning.)
+    "server.memory.query_cache.per_db_cache_num_entries=2000",
     // Bulk demo loads write large transaction logs; keep only what recovery needs.
     "db.tx_log.rotation.retention_policy=2 files",
     "",

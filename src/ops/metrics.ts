@@ -25,6 +25,8 @@ export interface Metrics {
   observeRequest: (entry: RequestLogEntry) => void;
   /** Times one Neo4j transaction the GraphQL library ran. */
   observeNeo4jTransaction: (seconds: number, outcome: "success" | "failure") => void;
+  /** A known document pre-planned (planned), left out (skipped: invalid, or needs variables) or failed. */
+  countPreplanned: (outcome: "planned" | "skipped" | "failed") => void;
 }
 
 /**
@@ -129,6 +131,14 @@ export function createMetrics({
     },
   });
 
+  const preplanned = new Counter({
+    name: "kg_graphql_preplanned_documents_total",
+    help: "Known documents (trusted, recent persisted queries) whose Cypher Neo4j was asked to plan at start-up or after an outage, by outcome: planned, skipped or failed.",
+    labelNames: ["outcome"] as const,
+    registers: [registry],
+  });
+  for (const outcome of ["planned", "skipped", "failed"] as const) preplanned.inc({ outcome }, 0);
+
   // Pre-create the zero series operators alert on, so a rate() sees them before the first event.
   for (const window of QUOTA_WINDOWS.values()) quotaRefusals.inc({ window }, 0);
   for (const code of AUTH_FAILURES) authFailures.inc({ code }, 0);
@@ -152,6 +162,9 @@ export function createMetrics({
     },
     observeNeo4jTransaction(seconds, outcome) {
       neo4j.observe({ outcome }, seconds);
+    },
+    countPreplanned(outcome) {
+      preplanned.inc({ outcome });
     },
   };
 }

@@ -1,0 +1,197 @@
+// Known documents never plan cold in front of a user (issue 22). Neo4j plans every Cypher text it
+// has not seen before it reads a row, and its plan cache is empty after it starts. At the
+// service's start and whenever Neo4j answers again after an outage, the documents the service
+// expects (the trusted documents of the keys, the persisted queries used last) are translated
+// exactly as a request would translate them, and Neo4j is asked to EXPLAIN that text: it plans
+// and caches it, reading no row. One at a time, bounded in count and time, in the background.
+import {
+  getNullableType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isScalarType,
+  Kind,
+  parse,
+  typeFromAST,
+  validate,
+  type DocumentNode,
+  type GraphQLInputType,
+  type GraphQLSchema,
+} from "graphql";
+import neo4j, { type Driver } from "neo4j-driver";
+import type { PreplanSettings } from "../config.js";
+import { translateDocument } from "../graphql/translate.js";
+import { combineQueries, type CypherQuery } from "../neo4j/combine.js";
+import { isNeo4jReachable } from "../neo4j/reachable.js";
+
+/** Where the documents the service expects come from, most wanted first. */
+export interface KnownDocuments {
+  trusted: (limit: number) => Promise<string[]>;
+  recentPersisted: (limit: number) => Promise<string[]>;
+}
+
+export interface PreplanDependencies {
+  schema: GraphQLSchema;
+  driver: Driver;
+  database: string;
+  documents: KnownDocuments;
+  settings: PreplanSettings;
+  log: (line: string) => void;
+  /** Counts each document's outcome. */
+  count: (outcome: PreplanOutcome) => void;
+}
+
+export type PreplanOutcome = "planned" | "skipped" | "failed";
+
+/**
+ * The Cypher the service sends for a document: each root field's query, several combined into one
+ * as the request's runner combines them (src/neo4j/runner.ts). A field's Cypher depends on which
+ * arguments are given, not on their values (those are parameters), so a required variable is
+ * given a stand-in of its type and an optional one is left out, as most callers leave it.
+ * Undefined for a document that does not validate or that has several operations.
+ */
+export async function cypherToPlan(schema: GraphQLSchema, text: string): Promise<CypherQuery | undefined> {
+  let document: DocumentNode;
+  try {
+    document = parse(text);
+  } catch {
+    return undefined;
+  }
+  const operations = document.definitions.filter(
+    (definition) => definition.kind === Kind.OPERATION_DEFINITION,
+  );
+  const [operation] = operations;
+  if (operations.length !== 1 || operation === undefined || validate(schema, document).length > 0)
+    return undefined;
+  const variables: Record<string, unknown> = {};
+  for (const variable of operation.variableDefinitions ?? []) {
+    if (variable.type.kind !== Kind.NON_NULL_TYPE || variable.defaultValue !== undefined) continue;
+    const value = standIn(typeFromAST(schema, variable.type) as GraphQLInputType | undefined);
+    if (value === undefined) return undefined;
+    variables[variable.variable.name.value] = value;
+  }
+  const queries = await translateDocument(schema, document, variables);
+  return queries.length > 1 ? combineQueries(queries) : queries[0];
+}
+
+const SCALAR_STAND_INS: Readonly<Record<string, unknown>> = {
+  ID: "pre-planning",
+  String: "pre-planning",
+  Int: 1,
+  Float: 1,
+  Boolean: true,
+  Date: "2000-01-01",
+  DateTime: "2000-01-01T00:00:00Z",
+};
+
+/** A value of the type that the service accepts, or undefined where it knows none. */
+export function standIn(type: GraphQLInputType | undefined): unknown {
+  if (type === undefined) return undefined;
+  const nullable = isNonNullType(type) ? getNullableType(type) : type;
+  if (isListType(nullable)) {
+    const item = standIn(nullable.ofType);
+    return item === undefined ? undefined : [item];
+  }
+  if (isEnumType(nullable)) return nullable.getValues()[0]?.value;
+  if (isScalarType(nullable)) return SCALAR_STAND_INS[nullable.name];
+  if (isInputObjectType(nullable)) {
+    const value: Record<string, unknown> = {};
+    for (const field of Object.values(nullable.getFields())) {
+      if (!isNonNullType(field.type) || field.defaultValue !== undefined) continue;
+      const fieldValue = standIn(field.type);
+      if (fieldValue === undefined) return undefined;
+      value[field.name] = fieldValue;
+    }
+    return value;
+  }
+  return undefined;
+}
+
+/** One round: the known documents' Cypher EXPLAINed one after another, within the bounds. */
+export async function preplanRound(deps: PreplanDependencies): Promise<Record<PreplanOutcome, number>> {
+  const { schema, driver, database, documents, settings, count } = deps;
+  const started = performance.now();
+  const outcomes: Record<PreplanOutcome, number> = { planned: 0, skipped: 0, failed: 0 };
+  const note = (outcome: PreplanOutcome) => {
+    outcomes[outcome]++;
+    count(outcome);
+  };
+  const trusted = await documents.trusted(settings.maxDocuments);
+  const recent = await documents.recentPersisted(settings.maxDocuments);
+  const texts = [...new Set([...trusted, ...recent])].slice(0, settings.maxDocuments);
+  const planned = new Set<string>();
+  for (const text of texts) {
+    if (performance.now() - started > settings.budgetMs) break;
+    const query = await cypherToPlan(schema, text).catch(() => undefined);
+    if (query === undefined || planned.has(query.text)) {
+      note("skipped");
+      continue;
+    }
+    planned.add(query.text);
+    try {
+      await driver.executeQuery(`EXPLAIN ${query.text}`, query.parameters, {
+        database,
+        routing: neo4j.routing.READ,
+        transactionConfig: {
+          timeout: settings.budgetMs,
+          metadata: { app: "kg-graphql", purpose: "pre-planning" },
+        },
+      });
+      note("planned");
+    } catch {
+      note("failed");
+    }
+  }
+  deps.log(
+    `Pre-planned ${String(outcomes.planned)} known document(s) in ${String(Math.round(performance.now() - started))} ms ` +
+      `(${String(outcomes.skipped)} skipped, ${String(outcomes.failed)} failed, of ${String(texts.length)}).`,
+  );
+  return outcomes;
+}
+
+export interface Preplanning {
+  /** Stops checking Neo4j; a round in flight finishes on its own. */
+  stop: () => void;
+  /** Resolves once no round is running or waiting. */
+  idle: () => Promise<void>;
+}
+
+/**
+ * Runs a round now, and another each time Neo4j answers again after it did not (checked every
+ * `checkIntervalMs`). Rounds never overlap and never fail the service.
+ */
+export function startPreplanning(deps: PreplanDependencies): Preplanning {
+  let running: Promise<void> = Promise.resolve();
+  const idle = async (): Promise<void> => {
+    const current = running;
+    await current;
+    if (running !== current) await idle();
+  };
+  if (deps.settings.maxDocuments === 0) return { stop: () => undefined, idle };
+  let reachable = true;
+  const round = () => {
+    running = running
+      .then(() => preplanRound(deps))
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          deps.log(`Pre-planning stopped: ${error instanceof Error ? error.message : String(error)}`);
+        },
+      );
+  };
+  round();
+  const timer = setInterval(() => {
+    void isNeo4jReachable(deps.driver, deps.database, deps.settings.checkIntervalMs).then((now) => {
+      if (now && !reachable) round();
+      reachable = now;
+    });
+  }, deps.settings.checkIntervalMs);
+  timer.unref();
+  return {
+    stop: () => {
+      clearInterval(timer);
+    },
+    idle,
+  };
+}

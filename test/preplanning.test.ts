@@ -1,0 +1,186 @@
+// Issue 22, item 4: known documents never plan cold in front of a user. The service asks Neo4j to
+// EXPLAIN the Cypher of the keys' trusted documents and of the persisted queries used last, at
+// start-up and when Neo4j answers again after an outage; a request for one of them then sends
+// Neo4j a text it has already planned.
+import { expect } from "chai";
+import neo4j, { type Driver } from "neo4j-driver";
+import { ApiKeyStore } from "../src/auth/api-key-store.js";
+import { sha256Hex } from "../src/documents/document-hash.js";
+import { MemoryPersistedQueryStore } from "../src/documents/persisted-query-store.js";
+import { overriding } from "../src/neo4j/deadline.js";
+import {
+  cypherToPlan,
+  preplanRound,
+  startPreplanning,
+  type PreplanDependencies,
+} from "../src/planning/preplan.js";
+import { countingDriver } from "./support/counting-driver.js";
+import { loadFixtures } from "./support/fixtures.js";
+import { buildTestSchema, startService, type RunningService } from "./support/service.js";
+import { startTcpProxy } from "./support/tcp-proxy.js";
+import { testBoltUri, testDatabase, testDriver, testPassword } from "./support/test-neo4j.js";
+
+const SETTINGS = { maxDocuments: 200, budgetMs: 10_000, checkIntervalMs: 100 };
+
+/** A driver whose `executeQuery` calls are recorded (pre-planning's EXPLAINs), passing them on. */
+function explainRecording(driver: Driver): { driver: Driver; explained: string[] } {
+  const explained: string[] = [];
+  return {
+    explained,
+    driver: overriding(driver, {
+      executeQuery: (text: string, ...rest: unknown[]) => {
+        if (text.startsWith("EXPLAIN ")) explained.push(text.slice("EXPLAIN ".length));
+        return (driver.executeQuery as (...args: unknown[]) => unknown)(text, ...rest);
+      },
+    }),
+  };
+}
+
+const until = async (condition: () => boolean, what: string, ms = 10_000) => {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
+describe("pre-planning of known documents (issue 22)", function () {
+  this.timeout(60_000);
+  // A dashboard's document, with a required variable: its Cypher depends on which arguments are
+  // given, never on their values, so a stand-in plans the text every caller's request sends.
+  const dashboard = `query Dashboard($topic: ID!, $status: DecisionStatus) {
+    topic(id: $topic) { name }
+    decisionsConnection(topicId: $topic, status: $status, first: 3) { totalCount nodes { id title } }
+  }`;
+  const persisted = '{ decisions(limit: 2, since: "2024-01-01") { id title status } }';
+  const invalid = "{ decisions { noSuchField } }";
+  let keys: ApiKeyStore;
+  let restricted: { key: string; id: string };
+  let service: RunningService;
+  let counting: ReturnType<typeof countingDriver>;
+  const logged: string[] = [];
+
+  before(async () => {
+    await loadFixtures();
+    counting = countingDriver(testDriver());
+    keys = new ApiKeyStore(testDriver(), testDatabase);
+    const { key, record } = await keys.create("pre-planning test", ["read"]);
+    restricted = { key, id: record.id };
+    await keys.trust(record.id, { [sha256Hex(dashboard)]: dashboard, [sha256Hex(invalid)]: invalid });
+    service = await startService(counting.driver);
+  });
+  after(async () => {
+    await keys.revoke(restricted.id);
+    await service.close();
+  });
+
+  function dependencies(
+    driver: Driver,
+    remembered = new MemoryPersistedQueryStore(),
+  ): Promise<PreplanDependencies> {
+    return buildTestSchema().then((schema) => ({
+      schema,
+      driver,
+      database: testDatabase,
+      documents: {
+        trusted: (limit) => keys.everyTrustedDocument(limit),
+        recentPersisted: (limit) => remembered.recent(limit),
+      },
+      settings: SETTINGS,
+      log: (line) => logged.push(line),
+      count: () => undefined,
+    }));
+  }
+
+  it("EXPLAINs each known document's Cypher; the first request for it sends exactly that text", async () => {
+    const remembered = new MemoryPersistedQueryStore();
+    await remembered.remember(sha256Hex(persisted), persisted);
+    const recording = explainRecording(testDriver());
+    const outcomes = await preplanRound(await dependencies(recording.driver, remembered));
+    // The invalid trusted document is skipped; other tests' keys may hold trusted documents too.
+    expect(outcomes.failed).to.equal(0);
+    expect(outcomes.skipped).to.be.at.least(1);
+
+    counting.reset();
+    expect((await service.graphql(dashboard, { topic: "t1" })).status).to.equal(200);
+    expect(recording.explained).to.include(counting.recorded()[0]?.text);
+    // `$status` was left out: a request that gives it asks for another shape, planned on first use.
+    counting.reset();
+    expect((await service.graphql(dashboard, { topic: "t1", status: "DECIDED" })).status).to.equal(200);
+    expect(recording.explained).not.to.include(counting.recorded()[0]?.text);
+
+    counting.reset();
+    expect((await service.graphql(persisted)).status).to.equal(200);
+    expect(recording.explained).to.include(counting.recorded()[0]?.text);
+  });
+
+  it("a document whose Cypher Neo4j refuses is counted failed and the others are still planned", async () => {
+    const recording = explainRecording(testDriver());
+    let refused = false;
+    const remembered = new MemoryPersistedQueryStore();
+    await remembered.remember(sha256Hex(persisted), persisted);
+    const deps = await dependencies(
+      overriding(recording.driver, {
+        executeQuery: (text: string, ...rest: unknown[]) => {
+          if (text.startsWith("EXPLAIN ") && !refused) {
+            refused = true;
+            return Promise.reject(new Error("Neo4j refused this one"));
+          }
+          return (recording.driver.executeQuery as (...args: unknown[]) => unknown)(text, ...rest);
+        },
+      }),
+      remembered,
+    );
+    const outcomes = await preplanRound(deps);
+    expect(outcomes.failed).to.be.at.least(1);
+    expect(outcomes.planned).to.be.at.least(1);
+  });
+
+  it("plans again when Neo4j answers after an outage", async () => {
+    const proxy = await startTcpProxy(Number(new URL(testBoltUri()).port));
+    const driver = neo4j.driver(
+      `bolt://127.0.0.1:${String(proxy.port)}`,
+      neo4j.auth.basic("neo4j", testPassword),
+      {
+        connectionAcquisitionTimeout: 1_000,
+        connectionTimeout: 1_000,
+        maxTransactionRetryTime: 0,
+      },
+    );
+    const recording = explainRecording(driver);
+    const preplanning = startPreplanning(await dependencies(recording.driver));
+    try {
+      const rounds = () => logged.filter((line) => line.startsWith("Pre-planned"));
+      const before = rounds().length;
+      await until(() => rounds().length > before, "the first round");
+      const firstRound = new Set(recording.explained);
+      expect(firstRound.size).to.be.at.least(2);
+      await proxy.stop();
+      const pause = () => new Promise((resolve) => setTimeout(resolve, 10 * SETTINGS.checkIntervalMs));
+      await pause(); // Neo4j's absence noticed
+      await preplanning.idle(); // a round in flight when it went away has ended
+      const away = rounds().length;
+      await pause();
+      expect(rounds().length, "no round starts while Neo4j is away").to.equal(away);
+      const atResume = recording.explained.length;
+      await proxy.resume();
+      await until(() => rounds().length > away, "a round after the outage");
+      expect(rounds().at(-1)).to.include(" 0 failed");
+      expect(new Set(recording.explained.slice(atResume))).to.deep.equal(firstRound);
+    } finally {
+      preplanning.stop();
+      await proxy.stop();
+      await driver.close();
+    }
+  });
+
+  it("leaves out documents it cannot plan without a caller: several operations, invalid ones", async () => {
+    const schema = await buildTestSchema();
+    expect(await cypherToPlan(schema, "query A { topics { id } } query B { topics { name } }")).to.equal(
+      undefined,
+    );
+    expect(await cypherToPlan(schema, invalid)).to.equal(undefined);
+    expect(await cypherToPlan(schema, "{ topics(")).to.equal(undefined);
+    expect((await cypherToPlan(schema, dashboard))?.text).to.match(/\$/);
+  });
+});
