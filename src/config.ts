@@ -3,7 +3,6 @@ import { DEFAULTS } from "./contract.js";
 import type { QuotaLimits } from "./quota/policy.js";
 import type { HostPort, RedisSettings } from "./redis/connection.js";
 import type { AdmissionSettings } from "./overload/admission.js";
-import type { TranslationCacheMode } from "./graphql/translation-cache.js";
 
 const port = z.coerce.number().int().min(1).max(65_535);
 const positiveMs = z.coerce.number().int().positive();
@@ -171,6 +170,12 @@ export interface Config {
 
 export type DemoDataSize = z.infer<typeof EnvSchema>["DEMO_DATA_SIZE"];
 export type LogLevel = z.infer<typeof EnvSchema>["LOG_LEVEL"];
+/**
+ * `on`: reuse learnt translations (a document is learnt the second time it is seen); `off`: the
+ * library translates every request; `verify`: as `on`, learning at first sight, and every reuse
+ * is checked against a fresh translation by the library (for tests: a mismatch fails the request).
+ */
+export type TranslationCacheMode = z.infer<typeof EnvSchema>["TRANSLATION_CACHE"];
 export type LogFormat = NonNullable<z.infer<typeof EnvSchema>["LOG_FORMAT"]>;
 
 export class ConfigError extends Error {

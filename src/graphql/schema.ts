@@ -6,11 +6,8 @@ import type { Driver } from "neo4j-driver";
 import { projectRoot } from "../project-root.js";
 import { attachStatementBuilders } from "./statement-builders.js";
 import { StrictDate } from "./strict-date.js";
-import {
-  cacheTranslations,
-  type TranslationCacheCounts,
-  type TranslationCacheMode,
-} from "./translation-cache.js";
+import type { TranslationCacheMode } from "../config.js";
+import { cacheTranslations, type TranslationCacheCounts } from "./translation-cache.js";
 
 export const typeDefsDir = join(projectRoot, "typeDefs");
 

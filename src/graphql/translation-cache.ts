@@ -3,6 +3,7 @@
 // (the largest share of the service's CPU time per request after I/O); for one document the
 // Cypher text is the same each time, and only the parameters follow the variables.
 import { isDeepStrictEqual } from "node:util";
+import type { TranslationCacheMode } from "../config.js";
 import { LRUCache } from "lru-cache";
 import {
   getArgumentValues,
@@ -21,13 +22,6 @@ import {
 import neo4j, { type QueryResult } from "neo4j-driver";
 import type { CypherQuery } from "../neo4j/combine.js";
 import type { QueryRunner } from "../neo4j/runner.js";
-
-/**
- * `on`: reuse learnt translations (a document is learnt the second time it is seen); `off`: the
- * library translates every request; `verify`: as `on`, learning at first sight, and every reuse
- * is checked against a fresh translation by the library (for tests: a mismatch fails the request).
- */
-export type TranslationCacheMode = "on" | "off" | "verify";
 
 /** How a cached query's parameter is rebuilt from the request's variables. */
 type Source = { kind: "constant"; value: unknown } | { kind: "variable"; name: string; integer: boolean };
