@@ -40,7 +40,7 @@ describe("query limits (contract §5)", () => {
     const response = await service.graphql(query);
     expect(response.status, JSON.stringify(response.body)).to.equal(422);
     expect(response.body.errors).to.have.length(1);
-    expect(response.body.errors[0].extensions.code).to.equal(code);
+    expect(response.body.errors[0].extensions.code, JSON.stringify(response.body)).to.equal(code);
     expect(response.body.errors[0].extensions.requestId).to.equal(response.headers.get("x-request-id"));
     if (message !== undefined) expect(response.body.errors[0].message).to.match(message);
     expect(counter.queries()).to.equal(0);
@@ -48,6 +48,23 @@ describe("query limits (contract §5)", () => {
   };
 
   describe("depth", () => {
+    it("answers brackets that are never closed with parse_error, at any depth (parse comes before depth, §3)", async () => {
+      for (const brackets of [45, 64, 65, 4_980]) {
+        await expectRefused(`{ __type(name: ${"[".repeat(brackets)}`, "parse_error", /^Syntax Error/);
+        await expectRefused(
+          `{ topics(limit: ${"[".repeat(brackets)}1) { id } }`,
+          "parse_error",
+          /^Syntax Error/,
+        );
+      }
+      // Closed, but by the wrong kind of bracket.
+      await expectRefused(
+        `{ topics(limit: ${"[".repeat(70)}1${"}".repeat(70)}) { id } }`,
+        "parse_error",
+        /^Syntax Error/,
+      );
+    });
+
     it("answers brackets nested 64 deep from the schema's rules, and 65 deep with query_too_deep", async () => {
       // A list literal in `limit` (an Int): inside the query's first brace, 63 brackets nest 64 deep.
       const nestedList = (brackets: number) =>

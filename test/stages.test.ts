@@ -7,7 +7,7 @@ import { Neo4jError } from "neo4j-driver";
 import { ApiError } from "../src/errors/catalogue.js";
 import { estimateCost } from "../src/graphql/cost.js";
 import { findArgumentViolations } from "../src/graphql/argument-checks.js";
-import { excessBracketNesting, MAX_BRACKET_NESTING } from "../src/graphql/query-shape.js";
+import { bracketSyntaxError, excessBracketNesting, MAX_BRACKET_NESTING } from "../src/graphql/query-shape.js";
 import { library, readTypeDefs } from "../src/graphql/schema.js";
 import { validationErrors } from "../src/graphql/validation-stage.js";
 import { failureResponse } from "../src/http/failure.js";
@@ -128,6 +128,19 @@ describe("the validation stage's pure parts", () => {
     expect(excessBracketNesting(list(5_000))).to.equal(5_001);
     expect(excessBracketNesting('{ a(s: "[[[[") }')).to.equal(undefined); // inside a string
     expect(excessBracketNesting('{ "unterminated')).to.equal(undefined); // the parser reports that
+  });
+
+  it("finds brackets that never close, or close with the other kind, without recursion and where they fail", () => {
+    expect(bracketSyntaxError("{ topics(limit: [[1]]) { id } }")).to.equal(undefined);
+    expect(bracketSyntaxError(`{ a(b: ${"[".repeat(5_000)}`)).to.deep.equal({
+      message: "Syntax Error: Unexpected <EOF>.",
+      locations: [{ line: 1, column: 5_008 }],
+    });
+    expect(bracketSyntaxError("{ a(b: [1}) }")).to.deep.equal({
+      message: 'Syntax Error: Unexpected "}".',
+      locations: [{ line: 1, column: 10 }],
+    });
+    expect(bracketSyntaxError('{ a(s: "[[[[") }')).to.equal(undefined); // inside a string
   });
 
   it("passes 8 field levels and refuses 9 with query_too_deep", () => {

@@ -173,5 +173,38 @@ export function excessBracketNesting(query: string): number | undefined {
   return deepest > MAX_BRACKET_NESTING ? deepest : undefined;
 }
 
+/**
+ * The syntax error of a query whose brackets do not close, found on the lexer's tokens (no
+ * recursion, linear): a closing bracket of the other kind, or the end of the text with brackets
+ * still open, in graphql-js's words and at its location. `undefined` when every bracket closes
+ * (or the text does not lex: the parser reports that). Brackets nested past
+ * {@link MAX_BRACKET_NESTING} are refused before the recursive parser runs; this tells a document
+ * that could never parse (`parse_error`, contract §3's order) from one nested too deep.
+ */
+export function bracketSyntaxError(
+  query: string,
+): { message: string; locations: { line: number; column: number }[] } | undefined {
+  const lexer = new Lexer(new Source(query));
+  const open: TokenKind[] = [];
+  const closing = (kind: TokenKind) => (kind === TokenKind.BRACE_L ? TokenKind.BRACE_R : TokenKind.BRACKET_R);
+  try {
+    for (let token = lexer.advance(); ; token = lexer.advance()) {
+      const at = [{ line: token.line, column: token.column }];
+      if (token.kind === TokenKind.EOF) {
+        return open.length === 0 ? undefined : { message: "Syntax Error: Unexpected <EOF>.", locations: at };
+      }
+      if (token.kind === TokenKind.BRACE_L || token.kind === TokenKind.BRACKET_L) open.push(token.kind);
+      else if (token.kind === TokenKind.BRACE_R || token.kind === TokenKind.BRACKET_R) {
+        const expected = open.pop();
+        if (expected === undefined || closing(expected) !== token.kind)
+          return { message: `Syntax Error: Unexpected "${token.kind}".`, locations: at };
+      }
+    }
+  } catch (error) {
+    if (error instanceof GraphQLError) return undefined;
+    throw error;
+  }
+}
+
 /** Validation rules for contract §5's depth and width limits. */
 export const queryShapeRules: ValidationRule[] = [...armorRules, MaxFieldsPerSelectionSetRule];

@@ -13,7 +13,12 @@ import { DocumentRefused, isErrorCode, type Refusal } from "../errors/catalogue.
 import type { GraphQLRequest } from "../http/request-body.js";
 import { KnownOperationTypeRule } from "./known-operation-type.js";
 import { count, LIMITS } from "../contract.js";
-import { excessBracketNesting, MAX_BRACKET_NESTING, queryShapeRules } from "./query-shape.js";
+import {
+  bracketSyntaxError,
+  excessBracketNesting,
+  MAX_BRACKET_NESTING,
+  queryShapeRules,
+} from "./query-shape.js";
 
 /**
  * Every rule but graphql-js's field merging, in one pass: contract §5's depth and width first
@@ -41,7 +46,7 @@ export function validationErrors(schema: GraphQLSchema, document: DocumentNode):
 /**
  * The validation stage, just before Apollo (whose own validation is off): refuses brackets nested
  * deeper than any document within the limits (graphql-js's recursive parser would overflow its
- * stack), parses the query and validates it ({@link validationErrors}). A refusal carries every
+ * stack; `parse_error` when they never close, `query_too_deep` when they do), parses the query and validates it ({@link validationErrors}). A refusal carries every
  * error with its own code and location (contract §3). A document that does not parse goes on to
  * Apollo, which answers `parse_error` in graphql-js's words.
  */
@@ -69,6 +74,9 @@ export function validateDocument(schema: GraphQLSchema): RequestHandler {
   function outcomeOf(query: string): DocumentRefused | undefined | "unparsed" {
     const nesting = excessBracketNesting(query);
     if (nesting !== undefined) {
+      // Too deep for the recursive parser; one that could never parse is still a parse error.
+      const syntax = bracketSyntaxError(query);
+      if (syntax !== undefined) return new DocumentRefused([{ code: "parse_error", ...syntax }]);
       const message = `Query nests brackets ${count(nesting)} levels deep; the maximum is ${MAX_BRACKET_NESTING} (and ${LIMITS.depth} levels of fields).`;
       return new DocumentRefused([{ code: "query_too_deep", message }]);
     }
