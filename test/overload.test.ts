@@ -34,10 +34,10 @@ describe("concurrency and overload (contract §12)", () => {
     return service;
   };
   /** A request that holds its execution slot for `ms` in Neo4j. */
-  const slow = (ms: number, key = service?.key) =>
+  const slow = (ms: number, key = service?.key, accept = "application/json") =>
     current().request("/api/v1/graphql", {
       method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      headers: { "content-type": "application/json", accept, authorization: `Bearer ${key}` },
       body: JSON.stringify({ query: `{ slow(ms: ${ms}) }` }),
     });
   const otherKey = async (name: string) => (await current().keys.create(name, ["read"])).key;
@@ -56,7 +56,8 @@ describe("concurrency and overload (contract §12)", () => {
     const held = [slow(1_500), slow(1_500)];
     await until(admission, { executing: 2, queued: 0 });
 
-    const refused = await slow(0);
+    const refused = await slow(0, service.key, "application/graphql-response+json");
+    expect(refused.headers.get("content-type")).to.equal("application/json; charset=utf-8");
     expectRefusal(refused, 429, "concurrency_limited", /already has 2 requests executing.*Try again in 1 s/);
     // It passed the quota check and consumed its unit (contract §6): the headers say so.
     expect(refused.headers.get("ratelimit")).to.match(/"minute";r=\d+/);
@@ -78,7 +79,9 @@ describe("concurrency and overload (contract §12)", () => {
 
     let runningDone = false;
     void running.then(() => (runningDone = true));
-    const refused = await slow(0, third);
+    // GraphQL over HTTP's type is for the GraphQL stages' 422s (contract §2): a 503 is JSON.
+    const refused = await slow(0, third, "application/graphql-response+json");
+    expect(refused.headers.get("content-type")).to.equal("application/json; charset=utf-8");
     expectRefusal(
       refused,
       503,

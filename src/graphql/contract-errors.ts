@@ -1,6 +1,7 @@
 import type { ApolloServerPlugin } from "@apollo/server";
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import { ERROR_CATALOGUE, isErrorCode, type ErrorCode } from "../errors/catalogue.js";
+import { JSON_ANSWER_TYPE } from "../http/accept.js";
 import { failureResponse } from "../http/failure.js";
 
 /** Apollo's codes for request errors, and the contract code each one is (contract §3). */
@@ -64,6 +65,8 @@ export function contractErrorsPlugin(
             response.http.status = failure.status;
             for (const [name, value] of Object.entries(failure.headers))
               response.http.headers.set(name, value);
+            // GraphQL over HTTP's type is for the GraphQL stages' 422s (contract §2); the rest are JSON.
+            response.http.headers.set("content-type", JSON_ANSWER_TYPE);
             return Promise.resolve();
           }
           if ("data" in result) return Promise.resolve();
@@ -83,6 +86,8 @@ export function contractErrorsPlugin(
           const statuses = new Set(errors.map((error) => ERROR_CATALOGUE[error.extensions.code].status));
           response.http.status =
             statuses.size === 1 ? [...statuses][0] : ERROR_CATALOGUE.validation_failed.status;
+          if (response.http.status !== ERROR_CATALOGUE.validation_failed.status)
+            response.http.headers.set("content-type", JSON_ANSWER_TYPE);
           return Promise.resolve();
         },
       });

@@ -6,6 +6,8 @@ const JSON_TYPE = "application/json";
 const GRAPHQL_RESPONSE_TYPE = "application/graphql-response+json";
 /** The answers the endpoint writes (contract §2). */
 const ANSWER_TYPES = [JSON_TYPE, GRAPHQL_RESPONSE_TYPE];
+/** The `Content-Type` of every answer but a success or a GraphQL stage's 422 (contract §2). */
+export const JSON_ANSWER_TYPE = `${JSON_TYPE}; charset=utf-8`;
 
 /**
  * The `Content-Type` of a 422 of the GraphQL stages: GraphQL over HTTP's own type when the

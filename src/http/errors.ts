@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import { ApiError, DocumentRefused } from "../errors/catalogue.js";
-import { graphqlRefusalType } from "./accept.js";
+import { graphqlRefusalType, JSON_ANSWER_TYPE } from "./accept.js";
 import { failureResponse } from "./failure.js";
 
 /** Writes a failure as the contract's error response (and its log line, if it has one). */
@@ -8,8 +8,7 @@ export function sendFailure(res: Response, failure: unknown, logError: (line: st
   const { status, code, headers, body, logLine } = failureResponse(failure, res.locals.requestId);
   if (logLine !== undefined) logError(logLine);
   if (res.locals.report !== undefined) res.locals.report.code = code;
-  const type =
-    failure instanceof DocumentRefused ? graphqlRefusalType(res.req) : "application/json; charset=utf-8";
+  const type = failure instanceof DocumentRefused ? graphqlRefusalType(res.req) : JSON_ANSWER_TYPE;
   res.status(status).set(headers).type(type).send(JSON.stringify(body));
 }
 
