@@ -5,7 +5,6 @@
 // group lists. Each is asked `--requests` times in sequence on one keep-alive connection, or for
 // `--seconds` when that comes first (at least 5 times). Prints p50 and p99 and writes
 // bench/results/analytics-<size>.json.
-import { execFileSync } from "node:child_process";
 import { Agent, request } from "node:http";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -16,6 +15,7 @@ import { encodeCursor } from "../src/cypher/cursor.js";
 import { projectRoot } from "../src/project-root.js";
 import { CONTENDERS, PRODUCT } from "./contenders.js";
 import { log, openBenchGraph, parseSize } from "./harness.js";
+import { measuredCommit } from "./report.js";
 import { median } from "./load.js";
 
 const { values } = parseArgs({
@@ -209,10 +209,7 @@ async function main(): Promise<void> {
           size,
           command: `npm run bench:analytics -- --size ${size} --requests ${String(REQUESTS)} --seconds ${String(SECONDS)}`,
           measuredAt: new Date().toISOString(),
-          commit: execFileSync("git", ["rev-parse", "--short", "HEAD"], {
-            cwd: projectRoot,
-            encoding: "utf8",
-          }).trim(),
+          commit: measuredCommit(),
           method: `Per question and contender, ${String(WARM_UP)} warm-up requests (fewer past ${String(SECONDS / 10)} s), then ${String(REQUESTS)} sequential requests on one keep-alive connection (fewer past ${String(SECONDS)} s, at least ${String(AT_LEAST)}); p50 and p99 in ms. stock's decisionGroups [STATUS] is one filtered totalCount per status value.`,
           deepRow: row,
           results,

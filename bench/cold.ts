@@ -9,7 +9,6 @@
 // have been started by this very command). Also issue 22's six connections of one topic in
 // one request, cold and warm, and the distribution of each root field's Cypher length. Prints the
 // figures against issue 22's targets and writes bench/results/cold-<size>.json.
-import { execFileSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { Agent, request } from "node:http";
 import { cpus, totalmem } from "node:os";
@@ -18,11 +17,12 @@ import { parseArgs } from "node:util";
 import fc from "fast-check";
 import { translatingSchema } from "../src/graphql/schema.js";
 import { translateDocument } from "../src/graphql/translate.js";
-import { combineQueries } from "../src/neo4j/combine.js";
+import { queriesSent } from "../src/neo4j/combine.js";
 import { projectRoot } from "../src/project-root.js";
 import { documentArbitrary } from "./cold-shapes.js";
 import { log, openBenchGraph, parseSize, PRODUCT_ARGS, productEnv, startChild } from "./harness.js";
 import { median } from "./load.js";
+import { measuredCommit } from "./report.js";
 
 const { values } = parseArgs({
   options: {
@@ -75,8 +75,10 @@ async function main(): Promise<void> {
       for (const document of fc.sample(documentArbitrary(subjects), { seed, numRuns: count * 20 })) {
         if (found.length === count) break;
         const queries = await translateDocument(schema, document);
-        const sent = queries.length > 1 ? combineQueries(queries)?.text : queries[0]?.text;
-        if (sent === undefined || seen.has(sent)) continue;
+        const sent = queriesSent(queries)
+          .map((query) => query.text)
+          .join("\n");
+        if (sent === "" || seen.has(sent)) continue;
         seen.add(sent);
         found.push({ document, fieldLengths: queries.map((query) => query.text.length) });
       }
@@ -171,15 +173,7 @@ async function main(): Promise<void> {
       size,
       command: `npm run bench:cold -- --size ${size} --shapes ${String(SHAPES)} --seed ${String(SEED)}`,
       measuredAt: new Date().toISOString(),
-      commit: execFileSync("git", ["rev-parse", "--short", "HEAD"], {
-        cwd: projectRoot,
-        encoding: "utf8",
-      }).trim(),
-      dirty:
-        execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], {
-          cwd: projectRoot,
-          encoding: "utf8",
-        }).trim() !== "",
+      commit: measuredCommit(),
       machine: { cpus: cpus().length, model: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30) },
       method:
         "After the warm-up shapes (asked, not measured) and CALL db.clearQueryCaches(), each shape (its Cypher text new to Neo4j) asked twice in sequence over HTTP on one keep-alive connection (first asking: Neo4j plans it; second asking: planned). The six connections: caches cleared before each cold run. Times end to end, in ms.",

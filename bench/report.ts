@@ -149,7 +149,7 @@ export async function report(run: Run): Promise<void> {
  * The commit the figures are of, marked when the working tree differs from it (other than in the
  * results and the README's tables that earlier sizes of the same series wrote).
  */
-function measuredCommit(): string {
+export function measuredCommit(): string {
   const git = (...args: string[]) => execFileSync("git", args, { cwd: projectRoot, encoding: "utf8" }).trim();
   try {
     return `${git("rev-parse", "--short", "HEAD")}${git("status", "--porcelain", "--", ".", ":!bench/results", ":!README.md") === "" ? "" : "+changes"}`;

@@ -3,7 +3,7 @@
 // service sends (src/neo4j/combine.ts).
 import { translatingSchema } from "../src/graphql/schema.js";
 import { translateDocument } from "../src/graphql/translate.js";
-import { combineQueries } from "../src/neo4j/combine.js";
+import { queriesSent } from "../src/neo4j/combine.js";
 
 const [document, variables] = process.argv.slice(2);
 if (document === undefined || document === "--help") {
@@ -20,5 +20,6 @@ for (const [index, query] of queries.entries()) {
   console.log(query.text);
   console.log(`// parameters: ${JSON.stringify(query.parameters)}\n`);
 }
-const combined = queries.length > 1 ? combineQueries(queries) : undefined;
-if (combined !== undefined) console.log(`// sent as one query of ${String(combined.text.length)} characters`);
+const sent = queriesSent(queries);
+if (queries.length > 1 && sent.length === 1)
+  console.log(`// sent as one query of ${String(sent[0]?.text.length)} characters`);

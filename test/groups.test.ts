@@ -190,16 +190,12 @@ describe("groups (contract §7, v1 additions) on the fixture graph", () => {
     try {
       const after = (await data(service, query)).decisionGroups ?? [];
       // Count descending, then the status, nulls last.
+      // Count descending, then the status, nulls last ("~" sorts after every enum value).
+      const status = (row: Row) => (row.status === null ? "~" : (row.status as string));
       const expected = [...before, { status: null, count: 1 }].sort(
         (x, y) =>
           (y.count as number) - (x.count as number) ||
-          (x.status === null
-            ? 1
-            : y.status === null
-              ? -1
-              : (x.status as string) < (y.status as string)
-                ? -1
-                : 1),
+          (status(x) < status(y) ? -1 : status(x) > status(y) ? 1 : 0),
       );
       expect(after).to.deep.equal(expected);
     } finally {

@@ -6,6 +6,8 @@ import {
   MemoryPersistedQueryStore,
   persistedQueryKey,
   persistedQueryStore,
+  RECENT_KEPT,
+  RECENT_KEY,
   REMEMBERED_FOR_SECONDS,
 } from "../src/documents/persisted-query-store.js";
 import { createQuotaCounters } from "../src/quota/quota.js";
@@ -168,6 +170,29 @@ describe("persisted documents (contract §10)", function () {
         expect(lines[0]).to.match(/^Persisted queries: Redis is unreachable/);
       } finally {
         await dead.close();
+      }
+    });
+
+    it("lists the documents used last, newest first, in Redis and in memory (for pre-planning)", async () => {
+      const connection = connectRedis({ mode: "standalone", url: testRedisUrl });
+      try {
+        const [first, second] = [`{ a${String(Date.now())} }`, `{ b${String(Date.now())} }`];
+        for (const store of [
+          persistedQueryStore(connection, () => undefined),
+          new MemoryPersistedQueryStore(),
+        ]) {
+          await store.remember(sha256Hex(first), first);
+          await store.remember(sha256Hex(second), second);
+          expect(await store.get(sha256Hex(first))).to.equal(first); // a use: now the newest
+          // Redis records a use without holding the request up: wait for it.
+          const deadline = Date.now() + 5_000;
+          while ((await store.recent(1))[0] !== first && Date.now() < deadline)
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          expect(await store.recent(2)).to.deep.equal([first, second]);
+        }
+        expect(await redis.zcard(RECENT_KEY)).to.be.at.most(RECENT_KEPT);
+      } finally {
+        await connection.close();
       }
     });
 

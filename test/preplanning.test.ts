@@ -181,6 +181,6 @@ describe("pre-planning of known documents (issue 22)", function () {
     );
     expect(await cypherToPlan(schema, invalid)).to.equal(undefined);
     expect(await cypherToPlan(schema, "{ topics(")).to.equal(undefined);
-    expect((await cypherToPlan(schema, dashboard))?.text).to.match(/\$/);
+    expect((await cypherToPlan(schema, dashboard))?.[0]?.text).to.match(/\$/);
   });
 });

@@ -79,7 +79,8 @@ export class RedisPersistedQueryStore implements PersistedQueryStore {
   private used(sha256: string): void {
     this.redis
       .zadd(RECENT_KEY, Date.now(), sha256)
-      .then(() => this.redis.zremrangebyrank(RECENT_KEY, 0, -RECENT_KEPT - 1))
+      // Trimmed only when the set grew: a repeated document's use is one command.
+      .then((added) => (added > 0 ? this.redis.zremrangebyrank(RECENT_KEY, 0, -RECENT_KEPT - 1) : 0))
       .catch(() => undefined);
   }
 }

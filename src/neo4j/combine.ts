@@ -17,6 +17,15 @@ const OPTIONS = /^(?:CYPHER\b[^\n]*\n)*/;
 const ONE_COLUMN = /\bRETURN\s+[A-Za-z_]\w*\s+AS\s+([A-Za-z_]\w*)\s*$/;
 
 /**
+ * What a request sends Neo4j for its root fields' queries (src/neo4j/runner.ts): one query when
+ * there are several and they combine, else each as it is.
+ */
+export function queriesSent(queries: readonly CypherQuery[]): CypherQuery[] {
+  const combined = queries.length > 1 ? combineQueries(queries) : undefined;
+  return combined === undefined ? [...queries] : [combined];
+}
+
+/**
  * Several root fields' queries as one: `RETURN COLLECT { q0 } AS r0, COLLECT { q1 } AS r1, …`,
  * each query a subquery expression returning its rows as one list, its parameters renamed apart
  * (`$param0` of the second query becomes `$r1_param0`). One round trip, and one snapshot of the

@@ -22,7 +22,8 @@ import {
 import neo4j, { type Driver } from "neo4j-driver";
 import type { PreplanSettings } from "../config.js";
 import { translateDocument } from "../graphql/translate.js";
-import { combineQueries, type CypherQuery } from "../neo4j/combine.js";
+import { queriesSent, type CypherQuery } from "../neo4j/combine.js";
+import { answerWithin } from "../neo4j/deadline.js";
 import { isNeo4jReachable } from "../neo4j/reachable.js";
 
 /** Where the documents the service expects come from, most wanted first. */
@@ -45,13 +46,13 @@ export interface PreplanDependencies {
 export type PreplanOutcome = "planned" | "skipped" | "failed";
 
 /**
- * The Cypher the service sends for a document: each root field's query, several combined into one
- * as the request's runner combines them (src/neo4j/runner.ts). A field's Cypher depends on which
+ * The Cypher the service sends for a document: its root fields' queries as the request's runner
+ * sends them ({@link queriesSent}). A field's Cypher depends on which
  * arguments are given, not on their values (those are parameters), so a required variable is
  * given a stand-in of its type and an optional one is left out, as most callers leave it.
  * Undefined for a document that does not validate or that has several operations.
  */
-export async function cypherToPlan(schema: GraphQLSchema, text: string): Promise<CypherQuery | undefined> {
+export async function cypherToPlan(schema: GraphQLSchema, text: string): Promise<CypherQuery[] | undefined> {
   let document: DocumentNode;
   try {
     document = parse(text);
@@ -71,8 +72,7 @@ export async function cypherToPlan(schema: GraphQLSchema, text: string): Promise
     if (value === undefined) return undefined;
     variables[variable.variable.name.value] = value;
   }
-  const queries = await translateDocument(schema, document, variables);
-  return queries.length > 1 ? combineQueries(queries) : queries[0];
+  return queriesSent(await translateDocument(schema, document, variables));
 }
 
 const SCALAR_STAND_INS: Readonly<Record<string, unknown>> = {
@@ -117,27 +117,35 @@ export async function preplanRound(deps: PreplanDependencies): Promise<Record<Pr
     outcomes[outcome]++;
     count(outcome);
   };
-  const trusted = await documents.trusted(settings.maxDocuments);
+  // Every wait on Neo4j is bounded: a hung server ends the round, never holds it.
+  const trusted = await answerWithin(documents.trusted(settings.maxDocuments), settings.budgetMs);
   const recent = await documents.recentPersisted(settings.maxDocuments);
   const texts = [...new Set([...trusted, ...recent])].slice(0, settings.maxDocuments);
   const planned = new Set<string>();
   for (const text of texts) {
     if (performance.now() - started > settings.budgetMs) break;
-    const query = await cypherToPlan(schema, text).catch(() => undefined);
-    if (query === undefined || planned.has(query.text)) {
+    const queries = (await cypherToPlan(schema, text).catch(() => undefined))?.filter(
+      (query) => !planned.has(query.text),
+    );
+    if (queries === undefined || queries.length === 0) {
       note("skipped");
       continue;
     }
-    planned.add(query.text);
     try {
-      await driver.executeQuery(`EXPLAIN ${query.text}`, query.parameters, {
-        database,
-        routing: neo4j.routing.READ,
-        transactionConfig: {
-          timeout: settings.budgetMs,
-          metadata: { app: "kg-graphql", purpose: "pre-planning" },
-        },
-      });
+      for (const query of queries) {
+        planned.add(query.text);
+        await answerWithin(
+          driver.executeQuery(`EXPLAIN ${query.text}`, query.parameters, {
+            database,
+            routing: neo4j.routing.READ,
+            transactionConfig: {
+              timeout: settings.budgetMs,
+              metadata: { app: "kg-graphql", purpose: "pre-planning" },
+            },
+          }),
+          settings.budgetMs,
+        );
+      }
       note("planned");
     } catch {
       note("failed");
