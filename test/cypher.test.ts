@@ -38,7 +38,13 @@ describe("Cypher built per request (no database)", () => {
 
     it("decisions with no argument reads the decidedAt index in order, then undated rows by id", async () => {
       const cypher = await cypherOf("{ decisions { id } }");
-      expect(cypher).to.include("WHERE d.decidedAt IS NOT NULL ");
+      // Only instants the wire format writes (years 0000–9999); any other value is undated.
+      expect(cypher).to.include(
+        "WHERE d.decidedAt >= datetime('0000T00Z') AND d.decidedAt < datetime('+10000T00Z') ",
+      );
+      expect(cypher).to.include(
+        "WHERE d.id IS NOT NULL AND NOT coalesce(datetime('0000T00Z') <= d.decidedAt < datetime('+10000T00Z'), false)",
+      );
       expect(cypher).to.include("USING INDEX d:Decision(id)");
       expect(cypher).not.to.match(/Topic|status|regretScore|executionGapDays|since|until/);
     });
@@ -109,7 +115,11 @@ describe("Cypher built per request (no database)", () => {
       const stats = await cypherOf(
         "{ decisionGroups(by: [MONTH, TOPIC]) { month count regretScore { avg } } }",
       );
-      expect(stats).to.include("sum(d.regretScore) AS regretScore_sum");
+      // Numbers only: a value of another type is left out of the statistics.
+      expect(stats).to.include(
+        "CASE WHEN d.regretScore IS :: INTEGER | FLOAT THEN d.regretScore END AS regretScore_value",
+      );
+      expect(stats).to.include("sum(regretScore_value) AS regretScore_sum");
       expect(stats).not.to.include("executionGapDays");
       expect(stats).to.match(/ORDER BY count DESC, month IS NULL, month, topic\.id IS NULL, topic\.id/);
     });
@@ -140,8 +150,10 @@ describe("filters as data", () => {
   const range: Filter = { kind: "dayRange", property: "decidedAt", since: "since", until: "until" };
 
   it("renders only the given arguments' conditions", () => {
+    // Epoch seconds are read only from an instant of the years 0000–9999 (another type never matches).
     expect(conditionsOf("d", range, given)).to.deep.equal([
-      "d.decidedAt.epochSeconds >= datetime({date: date($since), timezone: 'Z'}).epochSeconds",
+      "CASE WHEN coalesce(datetime('0000T00Z') <= d.decidedAt < datetime('+10000T00Z'), false) " +
+        "THEN d.decidedAt.epochSeconds >= datetime({date: date($since), timezone: 'Z'}).epochSeconds END",
     ]);
     expect(
       conditionsOf("d", { kind: "equals", property: "status", argument: "status" }, given),
@@ -153,7 +165,11 @@ describe("filters as data", () => {
 
   it("seeks a day range a second wider, and says the seek is not exact", () => {
     expect(seekOf("d", range, new Set(["until"]))).to.deep.equal({
-      bounds: ["d.decidedAt <= datetime({date: date($until), timezone: 'Z'}) + duration('P1DT1S')"],
+      // The side left open stops at the first instant the wire format writes.
+      bounds: [
+        "d.decidedAt >= datetime('0000T00Z')",
+        "d.decidedAt <= datetime({date: date($until), timezone: 'Z'}) + duration('P1DT1S')",
+      ],
       exact: false,
     });
     expect(

@@ -4,6 +4,8 @@
 // module also checks one arriving in `after` before any Cypher runs, so the database only ever
 // reads cursors of the shape it wrote. The format is spelled here once for both sides.
 
+import { isServableDate, isServableInstant } from "./values.js";
+
 /** A list's order (contract §7). Every order ends with the `id` tie-break, so it is total. */
 export type ListOrder =
   /** Newest instant first, whatever zone it was written in; rows without one last. */
@@ -88,18 +90,20 @@ export function encodeCursor(position: Position): string {
   return text.padEnd(Math.ceil(text.length / 4) * 4, "=");
 }
 
-/** The sort key of row `v` in `order`, as Cypher list items (the cursor's middle). */
-function keyOf(v: string, order: ListOrder): string[] {
-  if (order === "name") return [`${v}.name`];
-  if ("earliestFirst" in order) return [`toString(${v}.${order.earliestFirst})`];
+/** The sort key of row `v` in `order`, as a Cypher list (the cursor's middle): nulls without a servable value. */
+function keyOf(v: string, order: ListOrder): string {
+  if (order === "name") return `[${v}.name]`;
+  if ("earliestFirst" in order) {
+    const on = `${v}.${order.earliestFirst}`;
+    return `[CASE WHEN ${isServableDate(on)} THEN toString(${on}) END]`;
+  }
   const at = `${v}.${order.newestFirst}`;
-  return [`toString(${at}.epochSeconds)`, `${at}.nanosecond`];
+  return `CASE WHEN ${isServableInstant(at)} THEN [toString(${at}.epochSeconds), ${at}.nanosecond] ELSE [null, null] END`;
 }
 
 /** Cypher for the cursor of row `v`, a node of `type`. */
 export function cursorOf(v: string, type: ElementType): string {
-  const items = [`'${type}'`, ...keyOf(v, ORDERS[type]), `${v}.id`];
-  return `apoc.text.base64UrlEncode(apoc.convert.toJson([${items.join(", ")}]))`;
+  return `apoc.text.base64UrlEncode(apoc.convert.toJson(['${type}'] + ${keyOf(v, ORDERS[type])} + [${v}.id]))`;
 }
 
 /** Cypher for the position a given cursor parameter names (the request pipeline has checked its shape). */
@@ -121,15 +125,23 @@ export function comesAfter(v: string, type: ElementType, position: string): stri
   const p = position;
   if (order !== "name" && "newestFirst" in order) {
     const at = `${v}.${order.newestFirst}`;
+    const valued = isServableInstant(at);
     return (
-      `CASE WHEN ${p}[1] IS NULL THEN ${at} IS NULL AND ${v}.id > ${p}[3]` +
-      ` ELSE ${at} IS NULL OR [-${at}.epochSeconds, -${at}.nanosecond, ${v}.id] > [-toInteger(${p}[1]), -${p}[2], ${p}[3]] END`
+      `CASE WHEN ${p}[1] IS NULL THEN NOT ${valued} AND ${v}.id > ${p}[3]` +
+      ` WHEN ${valued} THEN [-${at}.epochSeconds, -${at}.nanosecond, ${v}.id] > [-toInteger(${p}[1]), -${p}[2], ${p}[3]] ELSE true END`
     );
   }
-  const key = order === "name" ? `${v}.name` : `${v}.${order.earliestFirst}`;
-  const bound = order === "name" ? `${p}[1]` : `date(${p}[1])`;
+  if (order === "name") {
+    const key = `${v}.name`;
+    return (
+      `CASE WHEN ${p}[1] IS NULL THEN ${key} IS NULL AND ${v}.id > ${p}[2]` +
+      ` ELSE ${key} IS NULL OR [${key}, ${v}.id] > [${p}[1], ${p}[2]] END`
+    );
+  }
+  const on = `${v}.${order.earliestFirst}`;
+  const valued = isServableDate(on);
   return (
-    `CASE WHEN ${p}[1] IS NULL THEN ${key} IS NULL AND ${v}.id > ${p}[2]` +
-    ` ELSE ${key} IS NULL OR [${key}, ${v}.id] > [${bound}, ${p}[2]] END`
+    `CASE WHEN ${p}[1] IS NULL THEN NOT ${valued} AND ${v}.id > ${p}[2]` +
+    ` WHEN ${valued} THEN [${on}, ${v}.id] > [date(${p}[1]), ${p}[2]] ELSE true END`
   );
 }

@@ -19,12 +19,15 @@ export function argumentsOf(filter: Filter): string[] {
   return filter.kind === "dayRange" ? [filter.since, filter.until] : [filter.argument];
 }
 
+import { AFTER_LAST_SERVABLE_INSTANT, FIRST_SERVABLE_INSTANT, isServableInstant } from "./values.js";
+
 /** 00:00 UTC of a `Date` argument. */
 const dayStart = (value: string) => `datetime({date: date(${value}), timezone: 'Z'})`;
 
 /**
  * The exact conditions on row `v` of the filter's given arguments. Instants compare as epoch
- * seconds: Neo4j orders two `DATETIME`s at one instant by their zones.
+ * seconds (Neo4j orders two `DATETIME`s at one instant by their zones), read only from a servable
+ * instant (values.ts): a value of another type, or beyond the years 0000–9999, never matches.
  */
 export function conditionsOf(v: string, filter: Filter, given: ReadonlySet<string>): string[] {
   const value = `${v}.${filter.property}`;
@@ -33,8 +36,8 @@ export function conditionsOf(v: string, filter: Filter, given: ReadonlySet<strin
       return given.has(filter.argument) ? [`${value} = $${filter.argument}`] : [];
     case "atLeast":
       return given.has(filter.argument) ? [`${value} >= $${filter.argument}`] : [];
-    case "dayRange":
-      return [
+    case "dayRange": {
+      const bounds = [
         ...(given.has(filter.since)
           ? [`${value}.epochSeconds >= ${dayStart(`$${filter.since}`)}.epochSeconds`]
           : []),
@@ -42,13 +45,18 @@ export function conditionsOf(v: string, filter: Filter, given: ReadonlySet<strin
           ? [`${value}.epochSeconds < (${dayStart(`$${filter.until}`)} + duration('P1D')).epochSeconds`]
           : []),
       ];
+      return bounds.length === 0
+        ? []
+        : [`CASE WHEN ${isServableInstant(value)} THEN ${bounds.join(" AND ")} END`];
+    }
   }
 }
 
 /**
  * Bounds on the property for a read of its range index. A day range is a second wider on each
  * side, because a `DATETIME` at that very instant written with another offset orders a little
- * off; its exact conditions ({@link conditionsOf}) still apply.
+ * off; its exact conditions ({@link conditionsOf}) still apply. A side the request leaves open is
+ * bounded by the servable instants (values.ts), so the read never holds one beyond them.
  */
 export function seekOf(
   v: string,
@@ -57,12 +65,15 @@ export function seekOf(
 ): { bounds: string[]; exact: boolean } {
   if (filter.kind !== "dayRange") return { bounds: conditionsOf(v, filter, given), exact: true };
   const value = `${v}.${filter.property}`;
+  if (!isGiven(filter, given)) return { bounds: [], exact: false };
   return {
     bounds: [
-      ...(given.has(filter.since) ? [`${value} >= ${dayStart(`$${filter.since}`)} - duration('PT1S')`] : []),
-      ...(given.has(filter.until)
-        ? [`${value} <= ${dayStart(`$${filter.until}`)} + duration('P1DT1S')`]
-        : []),
+      given.has(filter.since)
+        ? `${value} >= ${dayStart(`$${filter.since}`)} - duration('PT1S')`
+        : `${value} >= ${FIRST_SERVABLE_INSTANT}`,
+      given.has(filter.until)
+        ? `${value} <= ${dayStart(`$${filter.until}`)} + duration('P1DT1S')`
+        : `${value} < ${AFTER_LAST_SERVABLE_INSTANT}`,
     ],
     exact: false,
   };

@@ -7,6 +7,7 @@ import { givenArguments, LIST_SIZE } from "./lists.js";
 import { selects, type FieldRequest } from "./request.js";
 import { readRows } from "./starts.js";
 import { lines } from "./text.js";
+import { isServableInstant, numberOrNull } from "./values.js";
 
 /** A group dimension: the value a row is grouped by, its sort key and its field's value. */
 export interface Dimension {
@@ -41,8 +42,8 @@ export interface GroupList {
 /**
  * A month as a dimension: grouped by the instant's UTC month as the integer `year * 12 + month - 1`
  * (read from the value's own fields when it was written in UTC, else converted; 4× cheaper per row
- * than formatting), sorted by it, and written `YYYY-MM` (a year beyond four digits keeps its sign
- * and digits) for the groups kept.
+ * than formatting), sorted by it, and written `YYYY-MM` for the groups kept. A row without a
+ * servable instant (values.ts) is in the group without a month.
  */
 export const monthDimension = (property: string): Dimension => {
   // Read once: a stored DATETIME is decoded on each read, and the value reads it four times.
@@ -54,7 +55,7 @@ export const monthDimension = (property: string): Dimension => {
     field: "month",
     reads: [at, property],
     value:
-      `CASE WHEN ${at} IS NULL THEN null WHEN ${at}.offsetSeconds = 0 THEN ${at}.year * 12 + ${at}.month - 1 ` +
+      `CASE WHEN NOT ${isServableInstant(at)} THEN null WHEN ${at}.offsetSeconds = 0 THEN ${at}.year * 12 + ${at}.month - 1 ` +
       `ELSE ${utc}.year * 12 + ${utc}.month - 1 END`,
     output: (k) => `CASE WHEN ${k} IS NULL THEN null ELSE left(${first(k)}, size(${first(k)}) - 3) END`,
   };
@@ -81,10 +82,14 @@ export const propertyDimension = (name: string, field: string, v: string, proper
   indexed: property,
 });
 
-/** The aggregates NumberStats is made of, over a property's non-null values, as `name: expression`. */
-const statsAggregates = (v: string, property: string): string[] =>
+/** A property's numeric value, read once per row for its NumberStats (a value of another type is left out). */
+const statsValue = (v: string, property: string) =>
+  `${numberOrNull(`${v}.${property}`)} AS ${property}_value`;
+
+/** The aggregates NumberStats is made of, over a property's numeric values, as `name: expression`. */
+const statsAggregates = (property: string): string[] =>
   ["count", "min", "max", "sum"].map(
-    (aggregate) => `${aggregate}(${v}.${property}) AS ${property}_${aggregate}`,
+    (aggregate) => `${aggregate}(${property}_value) AS ${property}_${aggregate}`,
   );
 
 /** NumberStats from its aggregates (`avg` is `sum / count`): all null but `count` when there are no values. */
@@ -127,8 +132,8 @@ export function groups(group: GroupList, request: FieldRequest): string {
       : [
           ...readRows(list, given).clauses,
           ...(reads.length === 0 ? [] : [`WITH ${[v, ...reads].join(", ")}`]),
-          `WITH ${[v, ...dimensions.map((d) => `${d.value} AS ${d.field}`)].join(", ")}`,
-          `WITH ${[...fields, `count(${v}) AS count`, ...stats.flatMap((property) => statsAggregates(v, property))].join(", ")}`,
+          `WITH ${[v, ...dimensions.map((d) => `${d.value} AS ${d.field}`), ...stats.map((property) => statsValue(v, property))].join(", ")}`,
+          `WITH ${[...fields, `count(${v}) AS count`, ...stats.flatMap(statsAggregates)].join(", ")}`,
         ];
   return lines(
     ...counted,

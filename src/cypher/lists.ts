@@ -7,6 +7,7 @@ import { conditionsOf, seekOf } from "./filters.js";
 import { orderBy } from "./order.js";
 import { givenOf, type FieldRequest } from "./request.js";
 import { call, lines, where } from "./text.js";
+import { isServableInstant, servableInstantBounds } from "./values.js";
 
 /** The variable holding a connection's `after` position in its statement. */
 export const POSITION = "position";
@@ -84,8 +85,9 @@ function byNamePage(list: ElementList, filters: string[], page: Page): string[] 
 
 /**
  * A root list ordered newest `property` first. The label's range index on `property` is read in
- * descending order up to one page of rows that pass the filters; that index holds only rows with
- * a value, so:
+ * descending order, within the servable instants (values.ts), up to one page of rows that pass
+ * the filters; rows without a servable instant (none, another type, beyond the years 0000–9999)
+ * count as undated, so:
  *
  * - rows at the page's last instant but in another zone (or cut by the LIMIT) may lie just past
  *   it in the index: the second read takes that instant's neighbourhood (±1 s);
@@ -111,7 +113,7 @@ function newestFirstPage(
   const range = list.filters.find((filter) => filter.kind === "dayRange" && filter.property === property);
   const bounds = range === undefined ? [] : seekOf(v, range, given).bounds;
   const seek = [
-    ...(bounds.length === 0 ? [`${at} IS NOT NULL`] : bounds),
+    ...(bounds.length === 0 ? servableInstantBounds(at) : bounds),
     ...(page.after
       ? [
           `${at} <= CASE WHEN ${p}[1] IS NULL THEN ${EARLIEST_INSTANT} ` +
@@ -131,8 +133,8 @@ function newestFirstPage(
               ...byIndex("id"),
               where([
                 page.after
-                  ? `${v}.id >= CASE WHEN ${p}[1] IS NOT NULL THEN '' ELSE ${p}[3] END AND ${at} IS NULL`
-                  : `${v}.id IS NOT NULL AND ${at} IS NULL`,
+                  ? `${v}.id >= CASE WHEN ${p}[1] IS NOT NULL THEN '' ELSE ${p}[3] END AND NOT ${isServableInstant(at)}`
+                  : `${v}.id IS NOT NULL AND NOT ${isServableInstant(at)}`,
                 ...filters,
               ]),
               `WITH ${v} ORDER BY ${v}.id LIMIT ${page.size}`,

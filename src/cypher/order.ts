@@ -1,16 +1,18 @@
 import type { ListOrder } from "./cursor.js";
+import { isServableDate, isServableInstant } from "./values.js";
 
 /**
  * `ORDER BY` for a list of `v`. Neo4j orders two `DATETIME`s at one instant by their zones
  * (`+02:00` after `Z` after `-05:00`), so instants are compared as epoch seconds and nanoseconds,
- * which ties them for the `id` tie-break. `IS NULL` first: a descending order would put nulls first.
+ * which ties them for the `id` tie-break. A row's key is a list (`[0, …]` before `[1]`): rows
+ * without a servable value (values.ts) come last, by `id`, and the accessors read only those with one.
  */
 export function orderBy(v: string, order: ListOrder): string {
   if (order === "name") return `${v}.name, ${v}.id`;
   if ("newestFirst" in order) {
     const at = `${v}.${order.newestFirst}`;
-    return `${at} IS NULL, ${at}.epochSeconds DESC, ${at}.nanosecond DESC, ${v}.id`;
+    return `CASE WHEN ${isServableInstant(at)} THEN [0, -${at}.epochSeconds, -${at}.nanosecond] ELSE [1] END, ${v}.id`;
   }
   const on = `${v}.${order.earliestFirst}`;
-  return `${on} IS NULL, ${on}, ${v}.id`;
+  return `CASE WHEN ${isServableDate(on)} THEN [0, ${on}] ELSE [1] END, ${v}.id`;
 }

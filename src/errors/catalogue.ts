@@ -51,6 +51,11 @@ export const ERROR_CATALOGUE = {
     message: "The database cannot be reached right now. Try again shortly.",
   },
   query_timeout: { status: 504, message: "The query ran past the server's time limit." },
+  // A field error (contract §3): the request answers 200 with the rest of its data.
+  invalid_stored_value: {
+    status: 200,
+    message: "A value stored in the graph cannot be served as the schema says.",
+  },
   // Apollo's automatic persisted queries protocol, in its own words (contract §10): a 200 whose
   // error tells Apollo Client's and urql's persisted-query links to resend with the text.
   PERSISTED_QUERY_NOT_FOUND: { status: 200, message: "PersistedQueryNotFound" },

@@ -3,6 +3,8 @@ import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import { ERROR_CATALOGUE, isErrorCode, type ErrorCode } from "../errors/catalogue.js";
 import { JSON_ANSWER_TYPE } from "../http/accept.js";
 import { failureResponse } from "../http/failure.js";
+import type { RequestReport } from "../ops/request-log.js";
+import { InvalidStoredValue } from "./stored-values.js";
 
 /** Apollo's codes for request errors, and the contract code each one is (contract §3). */
 const APOLLO_CODES: Readonly<Record<string, ErrorCode>> = {
@@ -41,11 +43,13 @@ const thrownCause = (error: GraphQLError) =>
  *   partial result;
  * - request errors (no `data`: the operation never ran) get their contract codes and 422, or
  *   the status of their code;
- * - GraphQL's own field errors (a non-null field without a value) stay next to `data` (200).
+ * - field errors stay next to `data` (200) with a catalogue code: a stored value the schema cannot
+ *   serve is `invalid_stored_value` (reported for the request's log line and the counter); any
+ *   other is a bug, `internal_error` with the generic message, and logged.
  */
 export function contractErrorsPlugin(
   logError: (line: string) => void,
-): ApolloServerPlugin<{ requestId: string }> {
+): ApolloServerPlugin<{ requestId: string; report: RequestReport }> {
   return {
     requestDidStart() {
       return Promise.resolve({
@@ -69,7 +73,32 @@ export function contractErrorsPlugin(
             response.http.headers.set("content-type", JSON_ANSWER_TYPE);
             return Promise.resolve();
           }
-          if ("data" in result) return Promise.resolve();
+          if ("data" in result) {
+            result.errors = result.errors.map((error, i) => {
+              const raw = rawErrors?.[i]?.originalError;
+              if (raw instanceof InvalidStoredValue) {
+                (contextValue.report.invalidStoredValues ??= []).push({
+                  label: raw.label,
+                  property: raw.property,
+                  ...(raw.nodeId !== undefined && { id: raw.nodeId }),
+                  problem: raw.problem,
+                  path: error.path?.join(".") ?? "",
+                });
+              } else if (contractCode(error, rawErrors?.[i]) === "internal_error") {
+                logError(
+                  `request ${requestId}: field error at ${error.path?.join(".") ?? "?"}: ${error.message}`,
+                );
+              }
+              const code = contractCode(error, rawErrors?.[i]);
+              return {
+                message: code === "internal_error" ? ERROR_CATALOGUE.internal_error.message : error.message,
+                ...(error.locations && { locations: error.locations }),
+                ...(error.path && { path: error.path }),
+                extensions: { code, requestId },
+              };
+            });
+            return Promise.resolve();
+          }
 
           const errors = result.errors.map((error, i) => {
             const code = contractCode(error, rawErrors?.[i]);

@@ -8,6 +8,8 @@ import { attachStatementBuilders } from "./statement-builders.js";
 import { StrictDate } from "./strict-date.js";
 import type { TranslationCacheMode } from "../config.js";
 import { cacheTranslations, type TranslationCacheCounts } from "./translation-cache.js";
+import { guardStoredValues } from "./stored-values.js";
+import { ORDERS } from "../cypher/cursor.js";
 
 export const typeDefsDir = join(projectRoot, "typeDefs");
 
@@ -38,6 +40,8 @@ export async function buildSchema(
   await neoSchema.checkNeo4jCompat({ sessionConfig: { database } });
   const schema = describeLibraryTypes(await neoSchema.getSchema());
   attachStatementBuilders(neoSchema);
+  // Every domain type's properties: values the ingest got wrong are field errors (contract §3).
+  guardStoredValues(schema, Object.keys(ORDERS));
   await warmUp(schema, database);
   translationCacheCounts.set(schema, cacheTranslations(schema, cypherRootFields(typeDefs), translationCache));
   return schema;

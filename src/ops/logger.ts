@@ -21,6 +21,9 @@ export function createLogger(settings: { level: LogLevel; format: LogFormat }): 
 export function logRequestWith(logger: Logger): (entry: RequestLogEntry) => void {
   return (entry) => {
     if (entry.status >= 500) logger.error(entry, "request");
+    // The ingest stored values the schema cannot serve: operators find the nodes from this line.
+    else if (entry.invalidStoredValues !== undefined)
+      logger.warn(entry, "request served invalid stored values");
     else logger.info(entry, "request");
   };
 }

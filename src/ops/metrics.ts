@@ -131,6 +131,13 @@ export function createMetrics({
     },
   });
 
+  const invalidStoredValues = new Counter({
+    name: "kg_graphql_invalid_stored_values_total",
+    help: "Stored values answered as field errors (invalid_stored_value): missing, outside their enum, of another type or beyond what the wire format writes, by node label and property. `npm run graph:check` lists the nodes.",
+    labelNames: ["label", "property"] as const,
+    registers: [registry],
+  });
+
   const preplanned = new Counter({
     name: "kg_graphql_preplanned_documents_total",
     help: "Known documents (trusted, recent persisted queries) whose Cypher Neo4j was asked to plan at start-up or after an outage, by outcome: planned, skipped or failed.",
@@ -155,6 +162,8 @@ export function createMetrics({
       duration.observe({ path, status }, entry.durationMs / 1000);
       if (entry.executionMs !== undefined) execution.observe(entry.executionMs / 1000);
       if (entry.cost !== undefined) cost.observe(entry.cost);
+      for (const { label, property } of entry.invalidStoredValues ?? [])
+        invalidStoredValues.inc({ label, property });
       if (code === undefined) return;
       const window = QUOTA_WINDOWS.get(code);
       if (window !== undefined) quotaRefusals.inc({ window });

@@ -10,6 +10,19 @@ export interface RequestReport {
   cost?: number;
   /** Time spent executing the operation: translating it to Cypher and running it in Neo4j. */
   executionMs?: number;
+  /** The stored values the response could not serve (field errors `invalid_stored_value`). */
+  invalidStoredValues?: InvalidStoredValueReport[];
+}
+
+/** A stored value the schema could not serve: which node, which property, what was wrong, where. */
+export interface InvalidStoredValueReport {
+  label: string;
+  property: string;
+  /** The node's `id`, when it has a string one. */
+  id?: string;
+  problem: string;
+  /** The field's path in the response (`decisions.3.title`). */
+  path: string;
 }
 
 /** One request's log line: ids, never the key or its hash. */
@@ -23,6 +36,7 @@ export interface RequestLogEntry {
   cost?: number;
   durationMs: number;
   executionMs?: number;
+  invalidStoredValues?: InvalidStoredValueReport[];
 }
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
@@ -46,6 +60,7 @@ export function requestLog(logRequest: (entry: RequestLogEntry) => void): Reques
         ...(report.cost !== undefined && { cost: report.cost }),
         durationMs: round(performance.now() - res.locals.receivedAt),
         ...(report.executionMs !== undefined && { executionMs: round(report.executionMs) }),
+        ...(report.invalidStoredValues !== undefined && { invalidStoredValues: report.invalidStoredValues }),
       });
     });
     next();

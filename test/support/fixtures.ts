@@ -110,3 +110,54 @@ export async function loadFixtures(): Promise<void> {
 export async function ingest(cypher: string, parameters: Record<string, unknown> = {}): Promise<void> {
   await testDriver().executeQuery(cypher, parameters, { database: testDatabase });
 }
+
+/**
+ * A graph the ingest got wrong (contract §3's field errors, §8's model broken), written as the
+ * ingest would write it: plain Cypher. One node per kind of bad value, beside good ones:
+ *
+ * - `d2` without `title`, `d3` with a `status` outside the enum, `d4` with `decidedAt` as text,
+ *   `d5` and `d6` at Neo4j's last and first instants, `d7` in the year 12000 with a `regretScore`
+ *   of text;
+ * - `t2` without `name` (the topic of `d1`), `p2` with a numeric `name` (who decided `d1`);
+ * - `m1` due in the year 12000, `m2` due on a date written as text;
+ * - `c1` with a `health` outside the enum, `f1` with `shipped` as text.
+ *
+ * In contract §7's order, decisions with a servable instant come first, newest first; the rest
+ * (text, beyond the years 0000–9999) are undated: {@link BAD_DECISIONS_IN_ORDER}.
+ */
+export const BAD_VALUES = `
+CREATE (t1:Topic {id: 't1', name: 'Pricing'})
+CREATE (t2:Topic {id: 't2'})
+CREATE (p1:Person {id: 'p1', name: 'Ada'})
+CREATE (p2:Person {id: 'p2', name: 42})
+CREATE (d1:Decision {id: 'd1', title: 'Good', status: 'DECIDED', decidedAt: datetime('2025-03-31T14:05:00Z'), regretScore: 0.5})
+CREATE (d2:Decision {id: 'd2', status: 'DECIDED', decidedAt: datetime('2025-03-30T00:00:00Z')})
+CREATE (d3:Decision {id: 'd3', title: 'Archived', status: 'ARCHIVED', decidedAt: datetime('2025-03-29T00:00:00Z')})
+CREATE (d4:Decision {id: 'd4', title: 'Dated as text', status: 'PROPOSED', decidedAt: '2099-01-01'})
+CREATE (d5:Decision {id: 'd5', title: 'Last instant', status: 'DECIDED',
+                     decidedAt: datetime('+999999999-12-31T23:59:59.999999999Z')})
+CREATE (d6:Decision {id: 'd6', title: 'First instant', status: 'DECIDED',
+                     decidedAt: datetime('-999999999-01-01T00:00:00+18:00')})
+CREATE (d7:Decision {id: 'd7', title: 'Far future', status: 'DECIDED',
+                     decidedAt: datetime('+12000-01-01T00:00:00Z'), regretScore: 'high'})
+CREATE (d1)-[:ABOUT]->(t2), (d1)-[:DECIDED_BY]->(p2)
+CREATE (d2)-[:ABOUT]->(t1), (d3)-[:ABOUT]->(t1), (d4)-[:ABOUT]->(t1), (d5)-[:ABOUT]->(t1)
+CREATE (d2)-[:DECIDED_BY]->(p1)
+CREATE (m1:Commitment {id: 'm1', description: 'Due far away', status: 'OPEN', dueOn: date('+12000-01-01')})
+CREATE (m2:Commitment {id: 'm2', description: 'Due as text', status: 'OPEN', dueOn: '2025-01-01'})
+CREATE (m3:Commitment {id: 'm3', description: 'Due in time', status: 'OPEN', dueOn: date('2025-02-01')})
+CREATE (p1)-[:COMMITTED_TO]->(m1), (p1)-[:COMMITTED_TO]->(m2), (p1)-[:COMMITTED_TO]->(m3)
+CREATE (c1:Customer {id: 'c1', name: 'Acme', health: 'UNKNOWN'})
+CREATE (c2:Customer {id: 'c2', name: 'Globex', health: 'HEALTHY'})
+CREATE (f1:Feature {id: 'f1', name: 'Export', stage: 'BETA', shipped: 'yes'})
+CREATE (c2)-[:REQUESTED]->(f1)
+`;
+
+/** {@link BAD_VALUES}' decisions in contract §7's order. */
+export const BAD_DECISIONS_IN_ORDER = ["d1", "d2", "d3", "d4", "d5", "d6", "d7"];
+
+/** Replaces the suite database's domain data with {@link BAD_VALUES}. */
+export async function loadBadValues(): Promise<void> {
+  await deleteDomainData(testDriver(), testDatabase);
+  await ingest(BAD_VALUES);
+}

@@ -1,0 +1,37 @@
+// Stored values as the statements read them. The ingest may write a property of another type than
+// contract §8 names (a `decidedAt` as text), or an instant or date beyond what the wire format
+// writes (Neo4j's run to ±999,999,999 years, where `.epochSeconds` and `± duration` overflow). The
+// service answers such a value as a field error (src/graphql/stored-values.ts); orders, cursors,
+// filters and groups read only values the wire format can write — the years 0000 to 9999 — and
+// count any other as absent, so that no accessor or arithmetic meets a value it fails on.
+
+/** The first instant and the first one after the instants the wire format writes (ISO 8601's short forms). */
+const FIRST_INSTANT = "datetime('0000T00Z')";
+const AFTER_LAST_INSTANT = "datetime('+10000T00Z')";
+const FIRST_DATE = "date('0000')";
+const AFTER_LAST_DATE = "date('+10000')";
+
+/**
+ * Index-seekable bounds holding exactly the servable instants of `at`: a comparison with a
+ * `DATETIME` is null for a value of another type, so those fall out too.
+ */
+export const servableInstantBounds = (at: string): string[] => [
+  `${at} >= ${FIRST_INSTANT}`,
+  `${at} < ${AFTER_LAST_INSTANT}`,
+];
+
+/** The upper or lower servable bound alone, for a seek bounded on the other side by a filter. */
+export const FIRST_SERVABLE_INSTANT = FIRST_INSTANT;
+export const AFTER_LAST_SERVABLE_INSTANT = AFTER_LAST_INSTANT;
+
+/** True (never null) when `at` holds an instant the wire format writes. */
+export const isServableInstant = (at: string): string =>
+  `coalesce(${FIRST_INSTANT} <= ${at} < ${AFTER_LAST_INSTANT}, false)`;
+
+/** True (never null) when `on` holds a date the wire format writes. */
+export const isServableDate = (on: string): string =>
+  `coalesce(${FIRST_DATE} <= ${on} < ${AFTER_LAST_DATE}, false)`;
+
+/** A property's value when it is a number, else null: what NumberStats aggregate. */
+export const numberOrNull = (value: string): string =>
+  `CASE WHEN ${value} IS :: INTEGER | FLOAT THEN ${value} END`;

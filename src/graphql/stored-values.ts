@@ -1,0 +1,188 @@
+// Values the ingest stored that the schema cannot serve (contract §3, field errors; §8): a missing
+// non-null property, an enum value outside its enum, a property of another type, a date the wire
+// format cannot write. Each property field of the domain types checks its value before graphql-js
+// serialises it and answers a field error naming the node's label, `id` and property, with the
+// catalogue's `invalid_stored_value`; graphql-js then propagates `null` as the specification says.
+import {
+  getNamedType,
+  GraphQLError,
+  isEnumType,
+  isLeafType,
+  isNonNullType,
+  isObjectType,
+  type GraphQLField,
+  type GraphQLFieldResolver,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+} from "graphql";
+import neo4j, { isDate } from "neo4j-driver";
+
+/**
+ * The key under which a node's projection carries its `id` when `id` itself is not selected
+ * (patches/: the library adds it to every node's projection). No GraphQL alias can be this name.
+ */
+export const PROJECTED_ID = "@id";
+
+/** What is wrong with a stored value. */
+export type StoredValueProblem = "missing" | "enum" | "type" | "range";
+
+/** The years a `Date` or `DateTime` of the wire format can write (`YYYY-MM-DD…`). */
+const FIRST_INSTANT_MS = Date.parse("0000-01-01T00:00:00.000Z");
+const AFTER_LAST_INSTANT_MS = Date.parse("+010000-01-01T00:00:00.000Z");
+
+/** A field error for a stored value the schema cannot serve (contract §3). */
+export class InvalidStoredValue extends GraphQLError {
+  override name = "InvalidStoredValue";
+
+  constructor(
+    /** The node's label (`Decision`), for the counter and the log. */
+    readonly label: string,
+    readonly property: string,
+    /** The node's `id` when it is a string, for the log. */
+    readonly nodeId: string | undefined,
+    readonly problem: StoredValueProblem,
+    message: string,
+  ) {
+    super(message, { extensions: { code: "invalid_stored_value" } });
+  }
+}
+
+const int = (value: unknown): number | undefined => {
+  const number = neo4j.isInt(value) ? (value.inSafeRange() ? value.toNumber() : undefined) : value;
+  return typeof number === "number" && Number.isFinite(number) ? number : undefined;
+};
+
+/**
+ * The value to serialise for a stored value of `type`, or its problem. The library projects a
+ * `DateTime` as ISO 8601 text with its offset, or `false` when the property holds another type
+ * (patches/); a `Date` arrives as the driver's `Date`.
+ */
+export function servable(type: GraphQLNamedType, value: unknown): { value: unknown } | StoredValueProblem {
+  if (isEnumType(type)) {
+    if (typeof value !== "string") return "type";
+    return type.getValue(value) === undefined ? "enum" : { value };
+  }
+  switch (type.name) {
+    case "ID":
+    case "String":
+      return typeof value === "string" ? { value } : "type";
+    case "Boolean":
+      return typeof value === "boolean" ? { value } : "type";
+    case "Int": {
+      const number = int(value);
+      if (number === undefined || !Number.isInteger(number)) return "type";
+      return number >= -(2 ** 31) && number < 2 ** 31 ? { value: number } : "range";
+    }
+    case "Float": {
+      const number = int(value);
+      return number === undefined ? "type" : { value: number };
+    }
+    case "Date": {
+      if (!isDate(value)) return "type";
+      const year = int(value.year) ?? -1;
+      return year >= 0 && year <= 9999 ? { value } : "range";
+    }
+    case "DateTime": {
+      if (typeof value !== "string") return "type";
+      // A year beyond four digits is written with its sign, which no wire format reads back.
+      const ms = Date.parse(value);
+      return Number.isFinite(ms) && ms >= FIRST_INSTANT_MS && ms < AFTER_LAST_INSTANT_MS
+        ? { value }
+        : "range";
+    }
+    default:
+      return { value };
+  }
+}
+
+/** The message of a problem: the node, its property and what is wrong, never the stored value. */
+export function problemMessage(
+  node: string,
+  property: string,
+  type: GraphQLNamedType,
+  problem: StoredValueProblem,
+): string {
+  switch (problem) {
+    case "missing":
+      return `${node} has no ${property}, which the schema requires.`;
+    case "enum":
+      return `${node} has a ${property} that is not one of the values of ${type.name}.`;
+    case "type":
+      return `${node} has a ${property} stored as another type than the schema's ${type.name}.`;
+    case "range":
+      return type.name === "Int"
+        ? `${node} has a ${property} outside the range of Int (32-bit).`
+        : `${node} has a ${property} outside the years 0000–9999, which ${type.name} cannot write.`;
+  }
+}
+
+/** How a message names a node: its label and `id`. */
+function nodeName(label: string, id: unknown): string {
+  if (typeof id === "string")
+    return `${label} ${JSON.stringify(id.length > 80 ? `${id.slice(0, 80)}…` : id)}`;
+  return id === null || id === undefined ? `${label} (without an id)` : `${label} (whose id is not a string)`;
+}
+
+/** What the library's field resolver (which reads an aliased field's value under its alias) returns. */
+const aliasedValue: GraphQLFieldResolver<unknown, unknown> = (source, _args, _context, info) => {
+  if (typeof source !== "object" || source === null) return undefined;
+  const [node] = info.fieldNodes;
+  const key = node?.alias?.value ?? info.fieldName;
+  return (source as Record<string, unknown>)[key];
+};
+
+function guard(
+  field: GraphQLField<unknown, unknown>,
+  describe: (source: Record<string, unknown>) => { label: string; id?: unknown; node: string },
+): void {
+  const read = field.resolve ?? aliasedValue;
+  const type = getNamedType(field.type);
+  const required = isNonNullType(field.type);
+  const property = field.name;
+  field.resolve = (source, args, context, info) => {
+    const value: unknown = read(source, args, context, info);
+    const result =
+      value === null || value === undefined
+        ? required
+          ? "missing"
+          : { value: null }
+        : servable(type, value);
+    if (typeof result === "object") return result.value;
+    const { label, id, node } = describe(source as Record<string, unknown>);
+    throw new InvalidStoredValue(
+      label,
+      property,
+      typeof id === "string" ? id : undefined,
+      result,
+      problemMessage(node, property, type, result),
+    );
+  };
+}
+
+/**
+ * Checks every stored value the schema serves: each leaf field of a node type (`nodeTypes`; their
+ * leaves are properties, their links `@cypher` objects), and each group dimension that is a
+ * property of the grouped nodes (`DecisionGroup.status`).
+ */
+export function guardStoredValues(schema: GraphQLSchema, nodeTypes: readonly string[]): void {
+  for (const label of nodeTypes) {
+    const nodeType = schema.getType(label);
+    if (!isObjectType(nodeType)) throw new Error(`No node type ${label}`);
+    const properties = Object.values(nodeType.getFields()).filter((field) =>
+      isLeafType(getNamedType(field.type)),
+    );
+    for (const field of properties) {
+      guard(field, (source) => {
+        const id = PROJECTED_ID in source ? source[PROJECTED_ID] : source.id;
+        return { label, id, node: nodeName(label, id) };
+      });
+    }
+    const groupType = schema.getType(`${label}Group`);
+    if (!isObjectType(groupType)) continue;
+    const names = new Set(properties.map((field) => field.name));
+    for (const field of Object.values(groupType.getFields())) {
+      if (names.has(field.name) && isLeafType(getNamedType(field.type)))
+        guard(field, () => ({ label, node: `A group of ${label} nodes` }));
+    }
+  }
+}

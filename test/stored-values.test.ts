@@ -1,0 +1,203 @@
+import { expect } from "chai";
+import type { RequestLogEntry } from "../src/ops/request-log.js";
+import { BAD_DECISIONS_IN_ORDER, loadBadValues } from "./support/fixtures.js";
+import { startService, type RunningService } from "./support/service.js";
+
+/**
+ * Contract §3's field errors on a graph the ingest got wrong (test/support/fixtures.ts' BAD_VALUES,
+ * plain Cypher per §8): every kind of bad value, in a lookup, a root list, a nested list, a
+ * connection's nodes and edges and a group's link, answers 200 with the error at its path,
+ * `invalid_stored_value`, and `null` propagated exactly as the GraphQL specification says.
+ */
+describe("values the ingest stored wrong (contract §3, field errors)", function () {
+  let service: RunningService;
+  const logged: RequestLogEntry[] = [];
+
+  before(async function () {
+    await loadBadValues();
+    service = await startService(undefined, { logRequest: (entry) => logged.push(entry) });
+  });
+  after(async function () {
+    await service.close();
+  });
+
+  interface FieldError {
+    message: string;
+    path: (string | number)[];
+    locations: { line: number; column: number }[];
+    extensions: { code: string; requestId: string };
+  }
+
+  /** The 200 answer of a query: its data and its errors, each checked for the contract's shape. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON from the wire, asserted by the tests
+  async function answer(query: string): Promise<{ data: any; errors: FieldError[] }> {
+    const { status, body } = await service.graphql(query);
+    expect(status, JSON.stringify(body)).to.equal(200);
+    const errors = (body.errors ?? []) as FieldError[];
+    for (const error of errors) {
+      expect(error.extensions.code, error.message).to.equal("invalid_stored_value");
+      expect(error.extensions.requestId).to.be.a("string").and.not.equal("");
+      expect(error.locations).to.have.length(1);
+    }
+    return { data: body.data, errors };
+  }
+  const at = (errors: FieldError[]) => errors.map((error) => error.path.join("."));
+
+  it("a lookup: the nullable field stops null, and its siblings keep their data", async function () {
+    const { data, errors } = await answer(
+      '{ a: decision(id: "d2") { id title } b: topics(limit: 1) { id } }',
+    );
+    expect(data).to.deep.equal({ a: null, b: [{ id: "t1" }] });
+    expect(errors).to.have.length(1);
+    expect(errors[0]?.path).to.deep.equal(["a", "title"]);
+    expect(errors[0]?.message).to.equal('Decision "d2" has no title, which the schema requires.');
+    expect(errors[0]?.locations).to.deep.equal([{ line: 1, column: 30 }]);
+  });
+
+  it("names the node by its id even when the request does not select it", async function () {
+    const { errors } = await answer('{ decision(id: "d3") { status } }');
+    expect(errors.map((error) => error.message)).to.deep.equal([
+      'Decision "d3" has a status that is not one of the values of DecisionStatus.',
+    ]);
+    const aliased = await answer('{ decision(id: "d2") { id: status title } }');
+    expect(aliased.errors[0]?.message).to.equal('Decision "d2" has no title, which the schema requires.');
+  });
+
+  it("a root list: every row in order, a nullable value null with its error (instants at Neo4j's limits included)", async function () {
+    const { data, errors } = await answer("{ decisions(limit: 10) { id decidedAt } }");
+    expect(data.decisions.map((row: { id: string }) => row.id)).to.deep.equal(BAD_DECISIONS_IN_ORDER);
+    expect(data.decisions[0]).to.deep.equal({ id: "d1", decidedAt: "2025-03-31T14:05:00.000Z" });
+    expect(at(errors)).to.deep.equal([3, 4, 5, 6].map((i) => `decisions.${i}.decidedAt`));
+    expect(errors.map((error) => error.message)).to.deep.equal([
+      'Decision "d4" has a decidedAt stored as another type than the schema\'s DateTime.',
+      'Decision "d5" has a decidedAt outside the years 0000–9999, which DateTime cannot write.',
+      'Decision "d6" has a decidedAt outside the years 0000–9999, which DateTime cannot write.',
+      'Decision "d7" has a decidedAt outside the years 0000–9999, which DateTime cannot write.',
+    ]);
+    for (const i of [3, 4, 5, 6]) expect(data.decisions[i].decidedAt).to.equal(null);
+  });
+
+  it("a root list: a non-null value carries null up through the non-null list to data", async function () {
+    const { data, errors } = await answer("{ decisions(limit: 10) { id title status } }");
+    expect(data).to.equal(null);
+    // graphql-js stops completing the list at its first error: the spec lets later ones go unreported.
+    expect(at(errors)).to.deep.equal(["decisions.1.title"]);
+  });
+
+  it("filters, orders and pages past values they cannot read, without failing", async function () {
+    const since = await answer(
+      '{ decisions(since: "2020-01-01") { id } t: decisions(topicId: "t1", since: "2020-01-01") { id } }',
+    );
+    expect(since.data).to.deep.equal({
+      decisions: [{ id: "d1" }, { id: "d2" }, { id: "d3" }],
+      t: [{ id: "d2" }, { id: "d3" }],
+    });
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (let page = 0; page < 10; page++) {
+      const query = `{ decisionsConnection(first: 2${after === null ? "" : `, after: "${after}"`}) { pageInfo { hasNextPage endCursor } nodes { id } } }`;
+      const { data } = await answer(query);
+      seen.push(...data.decisionsConnection.nodes.map((node: { id: string }) => node.id));
+      if (!data.decisionsConnection.pageInfo.hasNextPage) break;
+      after = data.decisionsConnection.pageInfo.endCursor;
+    }
+    expect(seen).to.deep.equal(BAD_DECISIONS_IN_ORDER);
+  });
+
+  it("a nested list under a nullable lookup: null stops at the lookup", async function () {
+    const { data, errors } = await answer(
+      '{ topic(id: "t1") { name decisions { id title } } people { id } }',
+    );
+    expect(data.topic).to.equal(null);
+    expect(data.people).to.have.length(2);
+    expect(at(errors)).to.deep.equal(["topic.decisions.0.title"]);
+  });
+
+  it("a connection's nodes and edges: each error at its own path", async function () {
+    const { data, errors } = await answer(
+      '{ topic(id: "t1") { decisionsConnection { nodes { id status } edges { node { id status } } } } }',
+    );
+    expect(data).to.deep.equal({ topic: null });
+    expect(at(errors)).to.deep.equal(["topic.decisionsConnection.nodes.1.status"]);
+    const edges = await answer(
+      '{ topic(id: "t1") { decisionsConnection { edges { cursor node { id status } } } } }',
+    );
+    expect(edges.data).to.deep.equal({ topic: null });
+    expect(at(edges.errors)).to.deep.equal(["topic.decisionsConnection.edges.1.node.status"]);
+  });
+
+  it("a single link: a nullable link stops null; a group's link likewise", async function () {
+    const link = await answer('{ decision(id: "d1") { id topic { id name } decidedBy { id name } } }');
+    expect(link.data).to.deep.equal({ decision: { id: "d1", topic: null, decidedBy: null } });
+    expect(link.errors.map((error) => error.message)).to.deep.equal([
+      'Topic "t2" has no name, which the schema requires.',
+      'Person "p2" has a name stored as another type than the schema\'s String.',
+    ]);
+    const groups = await answer("{ decisionGroups(by: [TOPIC]) { topic { id name } count } }");
+    // t1 (4 decisions), no topic (2), t2 (1): t2's group keeps its count, its topic null.
+    expect(groups.data.decisionGroups).to.deep.equal([
+      { topic: { id: "t1", name: "Pricing" }, count: 4 },
+      { topic: null, count: 2 },
+      { topic: null, count: 1 },
+    ]);
+    expect(at(groups.errors)).to.deep.equal(["decisionGroups.2.topic.name"]);
+  });
+
+  it("a group's own value outside its enum or of another type", async function () {
+    const { data, errors } = await answer(
+      "{ decisionGroups(by: [STATUS]) { status count } featureGroups(by: [SHIPPED]) { shipped count } customerGroups(by: [HEALTH]) { health count } }",
+    );
+    expect(data.featureGroups).to.deep.equal([{ shipped: null, count: 1 }]);
+    expect(errors.map((error) => error.message).sort()).to.deep.equal([
+      "A group of Customer nodes has a health that is not one of the values of CustomerHealth.",
+      "A group of Decision nodes has a status that is not one of the values of DecisionStatus.",
+      "A group of Feature nodes has a shipped stored as another type than the schema's Boolean.",
+    ]);
+  });
+
+  it("dates: another type and years beyond 0000–9999 are errors, and order as undated", async function () {
+    const { data, errors } = await answer(
+      '{ topic(id: "t1") { name } people { id openCommitments { id dueOn } } }',
+    );
+    const ada = data.people.find((person: { id: string }) => person.id === "p1");
+    expect(ada.openCommitments).to.deep.equal([
+      { id: "m3", dueOn: "2025-02-01" },
+      { id: "m1", dueOn: null },
+      { id: "m2", dueOn: null },
+    ]);
+    expect(errors.map((error) => error.message)).to.deep.equal([
+      'Commitment "m1" has a dueOn outside the years 0000–9999, which Date cannot write.',
+      'Commitment "m2" has a dueOn stored as another type than the schema\'s Date.',
+    ]);
+  });
+
+  it("statistics leave out values of another type, without an error", async function () {
+    const { data, errors } = await answer(
+      "{ decisionGroups(by: [STATUS]) { count regretScore { count sum } } }",
+    );
+    expect(errors).to.deep.equal([]);
+    const decided = data.decisionGroups[0];
+    expect(decided).to.deep.equal({ count: 5, regretScore: { count: 1, sum: 0.5 } });
+  });
+
+  it("counts each error by label and property, and logs the nodes once per request", async function () {
+    const counted = async () => {
+      const body = await (await fetch(`${service.url}/metrics`)).text();
+      const series = 'kg_graphql_invalid_stored_values_total{label="Decision",property="title"} ';
+      const line = body.split("\n").find((l) => l.startsWith(series));
+      return Number(line?.slice(series.length) ?? 0);
+    };
+    const before = await counted();
+    logged.length = 0;
+    const { status, body } = await service.graphql(
+      '{ a: decision(id: "d2") { title } b: decision(id: "d2") { title } }',
+    );
+    expect(status).to.equal(200);
+    expect(await counted()).to.equal(before + 2);
+    const entry = logged.find((line) => line.requestId === body.errors[0].extensions.requestId);
+    expect(entry?.invalidStoredValues).to.deep.equal([
+      { label: "Decision", property: "title", id: "d2", problem: "missing", path: "a.title" },
+      { label: "Decision", property: "title", id: "d2", problem: "missing", path: "b.title" },
+    ]);
+  });
+});
