@@ -7,6 +7,19 @@ import { groups, linkDimension, monthDimension, propertyDimension, type GroupLis
 import { lookupById, nestedList, rootList, singleLink } from "./lists.js";
 import type { StatementBuilder } from "./request.js";
 
+/**
+ * The single-valued links (contract §7): the pattern from the node (`this`) to its targets and the
+ * target's variable. With several targets the lowest `id` is served; `npm run graph:check` reports them.
+ */
+export const SINGLE_LINKS: Readonly<Record<string, readonly [pattern: string, v: string]>> = {
+  "Decision.decidedBy": ["(this)-[:DECIDED_BY]->(p:Person)", "p"],
+  "Decision.topic": ["(this)-[:ABOUT]->(t:Topic)", "t"],
+  "Commitment.owner": ["(this)<-[:COMMITTED_TO]-(p:Person)", "p"],
+  "Commitment.decision": ["(this)-[:FOLLOWS_FROM]->(d:Decision)", "d"],
+  "Feature.owner": ["(this)<-[:OWNS]-(p:Person)", "p"],
+  "Disagreement.topic": ["(this)-[:ABOUT]->(t:Topic)", "t"],
+};
+
 const DECISION_GROUPS: GroupList = {
   list: DECISIONS,
   type: "DecisionGroup",
@@ -96,12 +109,9 @@ export const STATEMENT_BUILDERS: Readonly<Record<string, StatementBuilder>> = {
     "Query.decision": lookupById("Decision", "d"),
     "Query.topic": lookupById("Topic", "t"),
 
-    "Decision.decidedBy": singleLink("(this)-[:DECIDED_BY]->(p:Person)", "p"),
-    "Decision.topic": singleLink("(this)-[:ABOUT]->(t:Topic)", "t"),
-    "Commitment.owner": singleLink("(this)<-[:COMMITTED_TO]-(p:Person)", "p"),
-    "Commitment.decision": singleLink("(this)-[:FOLLOWS_FROM]->(d:Decision)", "d"),
-    "Feature.owner": singleLink("(this)<-[:OWNS]-(p:Person)", "p"),
-    "Disagreement.topic": singleLink("(this)-[:ABOUT]->(t:Topic)", "t"),
+    ...Object.fromEntries(
+      Object.entries(SINGLE_LINKS).map(([field, [pattern, v]]) => [field, singleLink(pattern, v)]),
+    ),
 
     "Person.decisionsMade": nestedList("(this)<-[:DECIDED_BY]-(d:Decision)", "d", "Decision"),
     "Person.openCommitments": nestedList(

@@ -120,7 +120,9 @@ export async function ingest(cypher: string, parameters: Record<string, unknown>
  *   of text;
  * - `t2` without `name` (the topic of `d1`), `p2` with a numeric `name` (who decided `d1`);
  * - `m1` due in the year 12000, `m2` due on a date written as text;
- * - `c1` with a `health` outside the enum, `f1` with `shipped` as text.
+ * - `c1` with a `health` outside the enum, `f1` with `shipped` as text;
+ * - `d3` decided by two people (a single-valued link with several targets), a topic whose `id` is a
+ *   number, a customer without `id`.
  *
  * In contract §7's order, decisions with a servable instant come first, newest first; the rest
  * (text, beyond the years 0000–9999) are undated: {@link BAD_DECISIONS_IN_ORDER}.
@@ -151,6 +153,9 @@ CREATE (c1:Customer {id: 'c1', name: 'Acme', health: 'UNKNOWN'})
 CREATE (c2:Customer {id: 'c2', name: 'Globex', health: 'HEALTHY'})
 CREATE (f1:Feature {id: 'f1', name: 'Export', stage: 'BETA', shipped: 'yes'})
 CREATE (c2)-[:REQUESTED]->(f1)
+CREATE (d3)-[:DECIDED_BY]->(p1), (d3)-[:DECIDED_BY]->(p2), (d3)-[:DECIDED_BY]->(p2)
+CREATE (:Topic {id: 7, name: 'Zz numbered'})
+CREATE (:Customer {name: 'Without an id', health: 'HEALTHY'})
 `;
 
 /** {@link BAD_VALUES}' decisions in contract §7's order. */
