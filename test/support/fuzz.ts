@@ -374,6 +374,14 @@ export function checkAnswer(request: FuzzRequest, answer: FuzzAnswer, key: strin
   }
   if (status === 200) {
     if (typeof body !== "object" || body === null || !("data" in body)) fail("a 200 without data");
+    // Field errors (contract §3): at a path, with a catalogue code other than a bug's, and the request id.
+    for (const error of ((body as { errors?: unknown }).errors ?? []) as Record<string, unknown>[]) {
+      const { code, requestId: echoed } = (error.extensions ?? {}) as Record<string, unknown>;
+      if (!Array.isArray(error.path)) fail("a field error without a path");
+      if (typeof code !== "string" || !STATUS_OF.has(code) || code === "internal_error")
+        fail(`field error code ${String(code)}`);
+      if (echoed !== requestId) fail("a field error's requestId differs from X-Request-Id");
+    }
     return;
   }
   const errors = (body as { errors?: unknown }).errors;
