@@ -1,5 +1,6 @@
-// `npm run bench:readme -- 10k 100k 1m` (also done by every `npm run bench`): writes a run's table into the README, between `<!-- bench:<size> -->` and `<!-- /bench:<size> -->`,
-// so the README always shows the latest committed results with the command that produced them.
+// `npm run bench:readme -- 10k 100k 1m` (also done by every `npm run bench`): writes a run's table into
+// docs/performance.md, between `<!-- bench:<size> -->` and `<!-- /bench:<size> -->`, so that it always
+// shows the latest committed results with the command that produced them.
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -102,13 +103,13 @@ export function markdown(document: BenchDocument): string {
 }
 
 export async function updateReadme(document: BenchDocument): Promise<void> {
-  const file = join(projectRoot, "README.md");
+  const file = join(projectRoot, "docs", "performance.md");
   const readme = await readFile(file, "utf8");
   const open = `<!-- bench:${document.size} -->`;
   const close = `<!-- /bench:${document.size} -->`;
   const start = readme.indexOf(open);
   const end = readme.indexOf(close);
-  if (start === -1 || end < start) throw new Error(`README.md has no ${open} … ${close} block`);
+  if (start === -1 || end < start) throw new Error(`docs/performance.md has no ${open} … ${close} block`);
   const updated = `${readme.slice(0, start + open.length)}\n${markdown(document)}\n${readme.slice(end)}`;
   const options = await prettier.resolveConfig(file);
   await writeFile(file, await prettier.format(updated, { ...options, filepath: file }));

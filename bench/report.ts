@@ -1,4 +1,4 @@
-// The report of `npm run bench`: a table on stdout, bench/results/<size>.json, and the README's table.
+// The report of `npm run bench`: a table on stdout, bench/results/<size>.json, and docs/performance.md's table.
 import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { cpus } from "node:os";
@@ -142,17 +142,17 @@ export async function report(run: Run): Promise<void> {
   const file = join(resultsDir, `${run.size}.json`);
   await writeFile(file, `${JSON.stringify(document, finite, 2)}\n`);
   await updateReadme(document);
-  log(`Wrote ${file} and its table in README.md (${(run.elapsedMs / 1000).toFixed(0)} s)`);
+  log(`Wrote ${file} and its table in docs/performance.md (${(run.elapsedMs / 1000).toFixed(0)} s)`);
 }
 
 /**
  * The commit the figures are of, marked when the working tree differs from it (other than in the
- * results and the README's tables that earlier sizes of the same series wrote).
+ * results and the tables of docs/performance.md that earlier sizes of the same series wrote).
  */
 export function measuredCommit(): string {
   const git = (...args: string[]) => execFileSync("git", args, { cwd: projectRoot, encoding: "utf8" }).trim();
   try {
-    return `${git("rev-parse", "--short", "HEAD")}${git("status", "--porcelain", "--", ".", ":!bench/results", ":!README.md") === "" ? "" : "+changes"}`;
+    return `${git("rev-parse", "--short", "HEAD")}${git("status", "--porcelain", "--", ".", ":!bench/results", ":!docs/performance.md") === "" ? "" : "+changes"}`;
   } catch {
     return "unknown (not a git checkout)";
   }

@@ -1,6 +1,6 @@
 // `npm run bench -- --size 10k|100k|1m [--seconds 10] [--rounds 3] [--questions dashboard,wide]`:
 // every contender answers the same questions on the same Neo4j and data, in one run; prints a
-// table and writes bench/results/<size>.json and the README's table. Figures are medians over the
+// table and writes bench/results/<size>.json and docs/performance.md's table. Figures are medians over the
 // rounds, and ratios to http-driver measured in the same run.
 import type { ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
 import { projectRoot } from "../src/project-root.js";
@@ -35,4 +35,40 @@ describe("README: the example queries run", () => {
       expect(response.body.data).to.be.an("object");
     });
   }
+});
+
+describe("README: the project layout", () => {
+  const readme = readFileSync(join(projectRoot, "README.md"), "utf8");
+  const layout = /## Project layout\n+```\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+  const named = new Set(layout.split("\n").map((line) => line.split(/\s{2,}/)[0]));
+
+  it("comes near the top, before the quick start", () => {
+    expect(readme.indexOf("## Project layout")).to.be.greaterThan(0);
+    expect(readme.indexOf("## Project layout")).to.be.lessThan(readme.indexOf("## Quick start"));
+  });
+
+  it("names every folder and file directly under src/, and every top-level folder", () => {
+    const missing = [
+      ...readdirSync(join(projectRoot, "src"), { withFileTypes: true }).map((entry) =>
+        entry.isDirectory() ? `src/${entry.name}/` : `src/${entry.name}`,
+      ),
+      ...[
+        "bench/",
+        "cypher/",
+        "docs/api.md",
+        "docs/performance.md",
+        "patches/",
+        "scripts/",
+        "test/",
+        "typeDefs/",
+      ],
+    ].filter((path) => !named.has(path));
+    expect(missing).to.deep.equal([]);
+  });
+
+  it("sends readers to docs/, never outside the repository", () => {
+    expect(readme).to.include("[`docs/api.md`](docs/api.md)");
+    expect(readme).to.include("(docs/performance.md)");
+    expect(readme).not.to.match(/\.\.\/shared|\]\(\.\.\//);
+  });
 });
