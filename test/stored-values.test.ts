@@ -104,6 +104,30 @@ describe("values the ingest stored wrong (contract §3, field errors)", function
     expect(seen).to.deep.equal(BAD_DECISIONS_IN_ORDER);
   });
 
+  it("lists by name keep the rows without a name (none, or of another type): last, by id, in every page", async function () {
+    // t1 "Pricing", the topic whose id is a number ("Zz numbered": its id cannot be served), t2 unnamed.
+    const topics = await answer("{ topics { id } c: topicsConnection { totalCount edges { cursor } } }");
+    expect(topics.data).to.equal(null);
+    expect(at(topics.errors)).to.deep.equal(["topics.1.id"]);
+    expect(topics.errors[0]?.message).to.equal(
+      "Topic (whose id is not a string) has an id stored as another type than the schema's ID.",
+    );
+    const counted = await answer("{ topicsConnection { totalCount edges { cursor } } }");
+    expect(counted.data.topicsConnection.totalCount).to.equal(3);
+    expect(counted.data.topicsConnection.edges).to.have.length(3);
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (let page = 0; page < 5; page++) {
+      const query = `{ peopleConnection(first: 1${after === null ? "" : `, after: "${after}"`}) { totalCount pageInfo { hasNextPage endCursor } nodes { id } } }`;
+      const { data } = await answer(query);
+      expect(data.peopleConnection.totalCount).to.equal(2);
+      seen.push(...data.peopleConnection.nodes.map((node: { id: string }) => node.id));
+      if (!data.peopleConnection.pageInfo.hasNextPage) break;
+      after = data.peopleConnection.pageInfo.endCursor;
+    }
+    expect(seen).to.deep.equal(["p1", "p2"]);
+  });
+
   it("a nested list under a nullable lookup: null stops at the lookup", async function () {
     const { data, errors } = await answer(
       '{ topic(id: "t1") { name decisions { id title } } people { id } }',

@@ -4,7 +4,7 @@
 // module also checks one arriving in `after` before any Cypher runs, so the database only ever
 // reads cursors of the shape it wrote. The format is spelled here once for both sides.
 
-import { isServableDate, isServableInstant } from "./values.js";
+import { isServableDate, isServableInstant, isServableText } from "./values.js";
 
 /** A list's order (contract §7). Every order ends with the `id` tie-break, so it is total. */
 export type ListOrder =
@@ -92,7 +92,7 @@ export function encodeCursor(position: Position): string {
 
 /** The sort key of row `v` in `order`, as a Cypher list (the cursor's middle): nulls without a servable value. */
 function keyOf(v: string, order: ListOrder): string {
-  if (order === "name") return `[${v}.name]`;
+  if (order === "name") return `[CASE WHEN ${isServableText(`${v}.name`)} THEN ${v}.name END]`;
   if ("earliestFirst" in order) {
     const on = `${v}.${order.earliestFirst}`;
     return `[CASE WHEN ${isServableDate(on)} THEN toString(${on}) END]`;
@@ -132,10 +132,10 @@ export function comesAfter(v: string, type: ElementType, position: string): stri
     );
   }
   if (order === "name") {
-    const key = `${v}.name`;
+    const named = isServableText(`${v}.name`);
     return (
-      `CASE WHEN ${p}[1] IS NULL THEN ${key} IS NULL AND ${v}.id > ${p}[2]` +
-      ` ELSE ${key} IS NULL OR [${key}, ${v}.id] > [${p}[1], ${p}[2]] END`
+      `CASE WHEN ${p}[1] IS NULL THEN NOT ${named} AND ${v}.id > ${p}[2]` +
+      ` WHEN ${named} THEN [${v}.name, ${v}.id] > [${p}[1], ${p}[2]] ELSE true END`
     );
   }
   const on = `${v}.${order.earliestFirst}`;

@@ -7,7 +7,7 @@ import { conditionsOf, seekOf } from "./filters.js";
 import { orderBy } from "./order.js";
 import { givenOf, type FieldRequest } from "./request.js";
 import { call, lines, where } from "./text.js";
-import { isServableInstant, servableInstantBounds } from "./values.js";
+import { isServableInstant, isServableText, servableInstantBounds } from "./values.js";
 
 /** The variable holding a connection's `after` position in its statement. */
 export const POSITION = "position";
@@ -67,20 +67,70 @@ export function rootPage(list: ElementList, request: FieldRequest, page: Page): 
 }
 
 /**
- * A root list ordered by `name`: the label's range index on `name` is read in order (from the
- * cursor's name, for a connection's page), the filters are checked as rows come, and the `id`
- * tie-break sorts only rows of one name (a partial top).
+ * A root list ordered by `name`: the label's range index on `name` is read in order over its
+ * strings (from the cursor's name, for a connection's page), the filters are checked as rows come,
+ * and the `id` tie-break sorts only rows of one name (a partial top). Rows without a name (none,
+ * or one of another type: values.ts) come last by `id`, from the `id` constraint's index, and only
+ * when the named rows did not fill the page, as a newest-first list's undated rows do.
  */
 function byNamePage(list: ElementList, filters: string[], page: Page): string[] {
   const { type: label, v } = list;
+  const p = POSITION;
+  const imports = page.after ? [p] : [];
+  const byIndex = (index: string) => [`MATCH (${v}:${label})`, `USING INDEX ${v}:${label}(${index})`];
   return [
-    `MATCH (${v}:${label})`,
-    `USING INDEX ${v}:${label}(name)`,
-    where([page.after ? `${v}.name >= coalesce(${POSITION}[1], '')` : `${v}.name IS NOT NULL`, ...filters]),
+    ...call(imports, [
+      ...byIndex("name"),
+      where([page.after ? `${v}.name >= coalesce(${p}[1], '')` : `${v}.name >= ''`, ...filters]),
+      `WITH ${v} ORDER BY ${v}.name, ${v}.id LIMIT ${page.size}`,
+      `RETURN collect(${v}) AS page`,
+    ]),
+    ...unsortedTail(list, "unnamed", `NOT ${isServableText(`${v}.name`)}`, filters, page),
+    `UNWIND page + coalesce(unnamed, page[..0]) AS ${v}`,
     `RETURN ${v}`,
     `ORDER BY ${orderBy(v, "name")}`,
     `LIMIT ${page.size}`,
   ];
+}
+
+/**
+ * The rows without a sort key (`condition`), in `id` order from the `id` constraint's index, as
+ * `name`: read only when the rows with one did not fill the page. From a cursor's position, those
+ * after its `id` when the position has no key, else all of them.
+ */
+function unsortedTail(
+  list: ElementList,
+  name: string,
+  condition: string,
+  filters: string[],
+  page: Page,
+): string[] {
+  const { type: label, v } = list;
+  const p = POSITION;
+  const imports = page.after ? [p] : [];
+  const id = ORDERS[label] === "name" ? `${p}[2]` : `${p}[3]`;
+  return call(
+    ["page", ...imports],
+    [
+      `WITH ${["page", ...imports].join(", ")} WHERE size(page) < ${page.size}`,
+      ...call(imports, [
+        `MATCH (${v}:${label})`,
+        `USING INDEX ${v}:${label}(id)`,
+        where([
+          page.after
+            ? `${v}.id >= CASE WHEN ${p}[1] IS NOT NULL THEN '' ELSE ${id} END AND ${condition}`
+            : `${v}.id IS NOT NULL AND ${condition}`,
+          ...filters,
+        ]),
+        `WITH ${v} ORDER BY ${v}.id LIMIT ${page.size}`,
+        `RETURN collect(${v}) AS ${name}`,
+      ]),
+      `RETURN ${name}`,
+    ],
+    // OPTIONAL CALL around a guard: planned as Apply over a Filter, so the `id` index is not
+    // touched when the page is full (a plain `WITH … WHERE` was merged into the scan's filter).
+    true,
+  );
 }
 
 /**
@@ -123,29 +173,7 @@ function newestFirstPage(
   ];
   const byIndex = (index: string) => [`MATCH (${v}:${label})`, `USING INDEX ${v}:${label}(${index})`];
   const undated =
-    bounds.length > 0
-      ? []
-      : call(
-          ["page", ...imports],
-          [
-            `WITH ${["page", ...imports].join(", ")} WHERE size(page) < ${page.size}`,
-            ...call(imports, [
-              ...byIndex("id"),
-              where([
-                page.after
-                  ? `${v}.id >= CASE WHEN ${p}[1] IS NOT NULL THEN '' ELSE ${p}[3] END AND NOT ${isServableInstant(at)}`
-                  : `${v}.id IS NOT NULL AND NOT ${isServableInstant(at)}`,
-                ...filters,
-              ]),
-              `WITH ${v} ORDER BY ${v}.id LIMIT ${page.size}`,
-              `RETURN collect(${v}) AS undated`,
-            ]),
-            "RETURN undated",
-          ],
-          // OPTIONAL CALL around a guard: planned as Apply over a Filter, so the `id` index is not
-          // touched when the page is full (a plain `WITH … WHERE` was merged into the scan's filter).
-          true,
-        );
+    bounds.length > 0 ? [] : unsortedTail(list, "undated", `NOT ${isServableInstant(at)}`, filters, page);
   return [
     ...call(imports, [
       ...byIndex(property),

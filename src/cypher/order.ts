@@ -1,5 +1,5 @@
 import type { ListOrder } from "./cursor.js";
-import { isServableDate, isServableInstant } from "./values.js";
+import { isServableDate, isServableInstant, isServableText } from "./values.js";
 
 /**
  * `ORDER BY` for a list of `v`. Neo4j orders two `DATETIME`s at one instant by their zones
@@ -8,7 +8,7 @@ import { isServableDate, isServableInstant } from "./values.js";
  * without a servable value (values.ts) come last, by `id`, and the accessors read only those with one.
  */
 export function orderBy(v: string, order: ListOrder): string {
-  if (order === "name") return `${v}.name, ${v}.id`;
+  if (order === "name") return `CASE WHEN ${isServableText(`${v}.name`)} THEN ${v}.name END, ${v}.id`;
   if ("newestFirst" in order) {
     const at = `${v}.${order.newestFirst}`;
     return `CASE WHEN ${isServableInstant(at)} THEN [0, -${at}.epochSeconds, -${at}.nanosecond] ELSE [1] END, ${v}.id`;

@@ -32,6 +32,9 @@ export const isServableInstant = (at: string): string =>
 export const isServableDate = (on: string): string =>
   `coalesce(${FIRST_DATE} <= ${on} < ${AFTER_LAST_DATE}, false)`;
 
+/** True (never null) when `text` holds a string: a name of another type sorts as none. */
+export const isServableText = (text: string): string => `coalesce(${text} >= '', false)`;
+
 /** A property's value when it is a number, else null: what NumberStats aggregate. */
 export const numberOrNull = (value: string): string =>
   `CASE WHEN ${value} IS :: INTEGER | FLOAT THEN ${value} END`;

@@ -102,17 +102,18 @@ export function problemMessage(
   type: GraphQLNamedType,
   problem: StoredValueProblem,
 ): string {
+  const a = /^[aeiou]/i.test(property) ? "an" : "a";
   switch (problem) {
     case "missing":
       return `${node} has no ${property}, which the schema requires.`;
     case "enum":
-      return `${node} has a ${property} that is not one of the values of ${type.name}.`;
+      return `${node} has ${a} ${property} that is not one of the values of ${type.name}.`;
     case "type":
-      return `${node} has a ${property} stored as another type than the schema's ${type.name}.`;
+      return `${node} has ${a} ${property} stored as another type than the schema's ${type.name}.`;
     case "range":
       return type.name === "Int"
-        ? `${node} has a ${property} outside the range of Int (32-bit).`
-        : `${node} has a ${property} outside the years 0000–9999, which ${type.name} cannot write.`;
+        ? `${node} has ${a} ${property} outside the range of Int (32-bit).`
+        : `${node} has ${a} ${property} outside the years 0000–9999, which ${type.name} cannot write.`;
   }
 }
 
