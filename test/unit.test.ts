@@ -5,6 +5,16 @@ import { chooseRequestId } from "../src/http/request-id.js";
 import { splitStatements } from "../src/neo4j/apply-cypher.js";
 import { withoutCredentials } from "../src/neo4j/connect.js";
 import { dateProblem } from "../src/graphql/strict-date.js";
+import { servable } from "../src/graphql/stored-values.js";
+import {
+  GraphQLBoolean,
+  GraphQLEnumType,
+  GraphQLFloat,
+  GraphQLID,
+  GraphQLInt,
+  GraphQLScalarType,
+} from "graphql";
+import neo4j from "neo4j-driver";
 
 describe("loadConfig", () => {
   it("has defaults that make npm start work on a fresh machine", () => {
@@ -215,5 +225,45 @@ describe("dateProblem (contract §3's Date)", () => {
       expect(dateProblem(value), JSON.stringify(value)).to.match(/is not of the form YYYY-MM-DD/);
     }
     expect(dateProblem("x".repeat(5000))?.length).to.be.below(150);
+  });
+});
+
+describe("servable (contract §3: a stored value the schema can serve)", () => {
+  const scalar = (name: string) => new GraphQLScalarType({ name });
+  const status = new GraphQLEnumType({ name: "DecisionStatus", values: { DECIDED: {}, PROPOSED: {} } });
+
+  it("serves the values of §8's types, whole numbers from the driver as numbers", () => {
+    expect(servable(GraphQLID, "d-1")).to.deep.equal({ value: "d-1" });
+    expect(servable(GraphQLBoolean, false)).to.deep.equal({ value: false });
+    expect(servable(GraphQLInt, neo4j.int(12))).to.deep.equal({ value: 12 });
+    expect(servable(GraphQLInt, 12)).to.deep.equal({ value: 12 });
+    expect(servable(GraphQLFloat, neo4j.int(1))).to.deep.equal({ value: 1 });
+    expect(servable(GraphQLFloat, 0.25)).to.deep.equal({ value: 0.25 });
+    expect(servable(status, "DECIDED")).to.deep.equal({ value: "DECIDED" });
+    const day = new neo4j.types.Date(2025, 3, 31);
+    expect(servable(scalar("Date"), day)).to.deep.equal({ value: day });
+    for (const text of [
+      "0000-01-01T00:00:00Z",
+      "2025-03-31T16:05:00.123456789+02:00",
+      "9999-12-31T23:59:59.999Z",
+    ])
+      expect(servable(scalar("DateTime"), text)).to.deep.equal({ value: text });
+  });
+
+  it("names the problem of anything else", () => {
+    expect(servable(GraphQLID, 7)).to.equal("type");
+    expect(servable(GraphQLBoolean, "yes")).to.equal("type");
+    expect(servable(GraphQLInt, 1.5)).to.equal("type");
+    expect(servable(GraphQLInt, neo4j.int(2 ** 31))).to.equal("range");
+    expect(servable(GraphQLFloat, "0.5")).to.equal("type");
+    expect(servable(status, "ARCHIVED")).to.equal("enum");
+    expect(servable(status, 3)).to.equal("type");
+    expect(servable(scalar("Date"), "2025-03-31")).to.equal("type");
+    expect(servable(scalar("Date"), new neo4j.types.Date(10000, 1, 1))).to.equal("range");
+    expect(servable(scalar("Date"), new neo4j.types.Date(-1, 1, 1))).to.equal("range");
+    // A DATETIME of another type reads false (patches/); years beyond four digits keep their sign.
+    expect(servable(scalar("DateTime"), false)).to.equal("type");
+    expect(servable(scalar("DateTime"), "+999999999-12-31T23:59:59.999999999Z")).to.equal("range");
+    expect(servable(scalar("DateTime"), "9999-12-31T23:00:00-05:00")).to.equal("range");
   });
 });
