@@ -4,7 +4,14 @@
 // module also checks one arriving in `after` before any Cypher runs, so the database only ever
 // reads cursors of the shape it wrote. The format is spelled here once for both sides.
 
-import { isServableDate, isServableInstant, isServableText } from "./values.js";
+import {
+  isServableDate,
+  isServableInstant,
+  isServableText,
+  servableDate,
+  servableInstant,
+  servableText,
+} from "./values.js";
 
 /** A list's order (contract §7). Every order ends with the `id` tie-break, so it is total. */
 export type ListOrder =
@@ -92,13 +99,13 @@ export function encodeCursor(position: Position): string {
 
 /** The sort key of row `v` in `order`, as a Cypher list (the cursor's middle): nulls without a servable value. */
 function keyOf(v: string, order: ListOrder): string {
-  if (order === "name") return `[CASE WHEN ${isServableText(`${v}.name`)} THEN ${v}.name END]`;
+  if (order === "name") return `[CASE WHEN ${servableText(`${v}.name`)} THEN ${v}.name END]`;
   if ("earliestFirst" in order) {
     const on = `${v}.${order.earliestFirst}`;
-    return `[CASE WHEN ${isServableDate(on)} THEN toString(${on}) END]`;
+    return `[CASE WHEN ${servableDate(on)} THEN toString(${on}) END]`;
   }
   const at = `${v}.${order.newestFirst}`;
-  return `CASE WHEN ${isServableInstant(at)} THEN [toString(${at}.epochSeconds), ${at}.nanosecond] ELSE [null, null] END`;
+  return `CASE WHEN ${servableInstant(at)} THEN [toString(${at}.epochSeconds), ${at}.nanosecond] ELSE [null, null] END`;
 }
 
 /** Cypher for the cursor of row `v`, a node of `type`. */
@@ -128,20 +135,20 @@ export function comesAfter(v: string, type: ElementType, position: string): stri
     const valued = isServableInstant(at);
     return (
       `CASE WHEN ${p}[1] IS NULL THEN NOT ${valued} AND ${v}.id > ${p}[3]` +
-      ` WHEN ${valued} THEN [-${at}.epochSeconds, -${at}.nanosecond, ${v}.id] > [-toInteger(${p}[1]), -${p}[2], ${p}[3]] ELSE true END`
+      ` WHEN ${servableInstant(at)} THEN [-${at}.epochSeconds, -${at}.nanosecond, ${v}.id] > [-toInteger(${p}[1]), -${p}[2], ${p}[3]] ELSE true END`
     );
   }
   if (order === "name") {
     const named = isServableText(`${v}.name`);
     return (
       `CASE WHEN ${p}[1] IS NULL THEN NOT ${named} AND ${v}.id > ${p}[2]` +
-      ` WHEN ${named} THEN [${v}.name, ${v}.id] > [${p}[1], ${p}[2]] ELSE true END`
+      ` WHEN ${servableText(`${v}.name`)} THEN [${v}.name, ${v}.id] > [${p}[1], ${p}[2]] ELSE true END`
     );
   }
   const on = `${v}.${order.earliestFirst}`;
   const valued = isServableDate(on);
   return (
     `CASE WHEN ${p}[1] IS NULL THEN NOT ${valued} AND ${v}.id > ${p}[2]` +
-    ` WHEN ${valued} THEN [${on}, ${v}.id] > [date(${p}[1]), ${p}[2]] ELSE true END`
+    ` WHEN ${servableDate(on)} THEN [${on}, ${v}.id] > [date(${p}[1]), ${p}[2]] ELSE true END`
   );
 }

@@ -19,7 +19,7 @@ export function argumentsOf(filter: Filter): string[] {
   return filter.kind === "dayRange" ? [filter.since, filter.until] : [filter.argument];
 }
 
-import { AFTER_LAST_SERVABLE_INSTANT, FIRST_SERVABLE_INSTANT, isServableInstant } from "./values.js";
+import { AFTER_LAST_SERVABLE_INSTANT, FIRST_SERVABLE_INSTANT, servableInstant } from "./values.js";
 
 /** 00:00 UTC of a `Date` argument. */
 const dayStart = (value: string) => `datetime({date: date(${value}), timezone: 'Z'})`;
@@ -47,7 +47,7 @@ export function conditionsOf(v: string, filter: Filter, given: ReadonlySet<strin
       ];
       return bounds.length === 0
         ? []
-        : [`CASE WHEN ${isServableInstant(value)} THEN ${bounds.join(" AND ")} END`];
+        : [`CASE WHEN ${servableInstant(value)} THEN ${bounds.join(" AND ")} END`];
     }
   }
 }

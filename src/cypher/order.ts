@@ -1,5 +1,5 @@
 import type { ListOrder } from "./cursor.js";
-import { isServableDate, isServableInstant, isServableText } from "./values.js";
+import { servableDate, servableInstant, servableText } from "./values.js";
 
 /**
  * `ORDER BY` for a list of `v`. Neo4j orders two `DATETIME`s at one instant by their zones
@@ -8,11 +8,11 @@ import { isServableDate, isServableInstant, isServableText } from "./values.js";
  * without a servable value (values.ts) come last, by `id`, and the accessors read only those with one.
  */
 export function orderBy(v: string, order: ListOrder): string {
-  if (order === "name") return `CASE WHEN ${isServableText(`${v}.name`)} THEN ${v}.name END, ${v}.id`;
+  if (order === "name") return `CASE WHEN ${servableText(`${v}.name`)} THEN ${v}.name END, ${v}.id`;
   if ("newestFirst" in order) {
     const at = `${v}.${order.newestFirst}`;
-    return `CASE WHEN ${isServableInstant(at)} THEN [0, -${at}.epochSeconds, -${at}.nanosecond] ELSE [1] END, ${v}.id`;
+    return `CASE WHEN ${servableInstant(at)} THEN [0, -${at}.epochSeconds, -${at}.nanosecond] ELSE [1] END, ${v}.id`;
   }
   const on = `${v}.${order.earliestFirst}`;
-  return `CASE WHEN ${isServableDate(on)} THEN [0, ${on}] ELSE [1] END, ${v}.id`;
+  return `CASE WHEN ${servableDate(on)} THEN [0, ${on}] ELSE [1] END, ${v}.id`;
 }
