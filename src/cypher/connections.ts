@@ -6,13 +6,10 @@
 import { comesAfter, cursorOf, ORDERS, positionOf, type ElementType } from "./cursor.js";
 import { countRows } from "./counts.js";
 import type { ElementList } from "./domain.js";
-import { POSITION, rootPage } from "./lists.js";
+import { pageSize, POSITION, rootPage } from "./lists.js";
 import { orderBy } from "./order.js";
 import { given, selects, type FieldRequest } from "./request.js";
 import { call, lines } from "./text.js";
-
-/** A connection's `first` (1..100, checked by the request pipeline; `null` means 20). */
-const FIRST = "toInteger(coalesce($first, 20))";
 
 /** The position of a given `after`, bound to {@link POSITION} for the reads that follow. */
 const AT_POSITION = `UNWIND [${positionOf("after")}] AS ${POSITION}`;
@@ -24,6 +21,7 @@ const AT_POSITION = `UNWIND [${positionOf("after")}] AS ${POSITION}`;
  * (about 120 of the 200 ms a connection with `totalCount` took to plan, measured at 10k).
  */
 function connectionMap(type: ElementType, request: FieldRequest, total: string): string[] {
+  const FIRST = pageSize(request, "first");
   const fields = [`rows: rows[..${FIRST}]`];
   if (selects(request, `${type}Connection`, "totalCount")) fields.push(`totalCount: ${total}`);
   if (!selects(request, `${type}Connection`, "pageInfo")) return [`RETURN {${fields.join(", ")}} AS c`];
@@ -41,6 +39,7 @@ function connectionMap(type: ElementType, request: FieldRequest, total: string):
 
 /** A root connection: `first` + 1 rows of the root list after the cursor's position, and the count when selected. */
 export function rootConnection(list: ElementList, request: FieldRequest): string {
+  const FIRST = pageSize(request, "first");
   const after = given(request, "after");
   const counted = selects(request, `${list.type}Connection`, "totalCount");
   return lines(
@@ -62,6 +61,7 @@ export function nestedConnection(
   type: ElementType,
   request: FieldRequest,
 ): string {
+  const FIRST = pageSize(request, "first");
   const after = given(request, "after");
   const imports = after ? [POSITION] : [];
   return lines(

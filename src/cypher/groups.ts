@@ -3,7 +3,7 @@
 // request: the rows' one start (starts.ts), only the dimensions `by` names, and NumberStats only
 // for the statistics the request selects.
 import type { ElementList } from "./domain.js";
-import { givenArguments, LIST_SIZE } from "./lists.js";
+import { givenArguments, pageSize } from "./lists.js";
 import { selects, type FieldRequest } from "./request.js";
 import { readRows } from "./starts.js";
 import { lines } from "./text.js";
@@ -138,7 +138,7 @@ export function groups(group: GroupList, request: FieldRequest): string {
   return lines(
     ...counted,
     order,
-    `LIMIT ${LIST_SIZE}`,
+    `LIMIT ${pageSize(request, "limit")}`,
     `RETURN {${[
       ...dimensions.map((d) => `${d.field}: ${d.output === undefined ? d.field : d.output(d.field)}`),
       "count: count",

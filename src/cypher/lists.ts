@@ -5,7 +5,7 @@ import { comesAfter, ORDERS } from "./cursor.js";
 import type { ElementList } from "./domain.js";
 import { conditionsOf, seekOf } from "./filters.js";
 import { orderBy } from "./order.js";
-import { givenOf, type FieldRequest } from "./request.js";
+import { given, givenOf, type FieldRequest } from "./request.js";
 import { call, lines, where } from "./text.js";
 import { isServableInstant, isServableText, servableInstantBounds } from "./values.js";
 
@@ -19,8 +19,14 @@ export interface Page {
   after: boolean;
 }
 
-/** A list's page: the request pipeline has refused a `limit` outside 1..100; `null` means 20. */
-export const LIST_SIZE = "toInteger(coalesce($limit, 20))";
+/**
+ * A page's size: the argument when the request gives it (the request pipeline has refused a value
+ * outside 1..100), else 20 (`null` and absent alike). Written for the request rather than as
+ * `toInteger(coalesce($limit, 20))` in every read: every character of a new statement costs
+ * planning time.
+ */
+export const pageSize = (request: FieldRequest, argument: "limit" | "first"): string =>
+  given(request, argument) ? `$${argument}` : "20";
 
 /** The earliest `DATETIME` Neo4j can hold: every stored instant is at or after it. */
 const EARLIEST_INSTANT = "datetime('-999999999-01-01T00:00:00+18:00')";
@@ -45,10 +51,8 @@ export function rootPage(list: ElementList, request: FieldRequest, page: Page): 
   const given = givenArguments(list, request);
   const { type, v, parent } = list;
   const order = ORDERS[type];
-  const filters = [
-    ...list.filters.flatMap((filter) => conditionsOf(v, filter, given)),
-    ...(page.after ? [comesAfter(v, type, POSITION)] : []),
-  ];
+  const conditions = list.filters.flatMap((filter) => conditionsOf(v, filter, given));
+  const filters = [...conditions, ...(page.after ? [comesAfter(v, type, POSITION)] : [])];
   if (parent !== undefined && given.has(parent.argument)) {
     return [
       `MATCH (${parent.v}:${parent.label} {id: $${parent.argument}})${parent.relationship}(${v}:${type})`,
@@ -61,8 +65,9 @@ export function rootPage(list: ElementList, request: FieldRequest, page: Page): 
       `LIMIT ${page.size}`,
     ];
   }
-  if (order === "name") return byNamePage(list, filters, page);
-  if ("newestFirst" in order) return newestFirstPage(list, order.newestFirst, given, filters, page);
+  if (order === "name") return byNamePage(list, filters, conditions, page);
+  if ("newestFirst" in order)
+    return newestFirstPage(list, order.newestFirst, given, filters, conditions, page);
   throw new Error(`${type} has no root list`);
 }
 
@@ -73,7 +78,7 @@ export function rootPage(list: ElementList, request: FieldRequest, page: Page): 
  * or one of another type: values.ts) come last by `id`, from the `id` constraint's index, and only
  * when the named rows did not fill the page, as a newest-first list's undated rows do.
  */
-function byNamePage(list: ElementList, filters: string[], page: Page): string[] {
+function byNamePage(list: ElementList, filters: string[], conditions: string[], page: Page): string[] {
   const { type: label, v } = list;
   const p = POSITION;
   const imports = page.after ? [p] : [];
@@ -85,7 +90,7 @@ function byNamePage(list: ElementList, filters: string[], page: Page): string[] 
       `WITH ${v} ORDER BY ${v}.name, ${v}.id LIMIT ${page.size}`,
       `RETURN collect(${v}) AS page`,
     ]),
-    ...unsortedTail(list, "unnamed", `NOT ${isServableText(`${v}.name`)}`, filters, page),
+    ...unsortedTail(list, "unnamed", `NOT ${isServableText(`${v}.name`)}`, conditions, page),
     `UNWIND page + coalesce(unnamed, page[..0]) AS ${v}`,
     `RETURN ${v}`,
     `ORDER BY ${orderBy(v, "name")}`,
@@ -94,15 +99,16 @@ function byNamePage(list: ElementList, filters: string[], page: Page): string[] 
 }
 
 /**
- * The rows without a sort key (`condition`), in `id` order from the `id` constraint's index, as
- * `name`: read only when the rows with one did not fill the page. From a cursor's position, those
- * after its `id` when the position has no key, else all of them.
+ * The rows without a sort key (`condition`) that pass the filters' `conditions`, in `id` order
+ * from the `id` constraint's index, as `name`: read only when the rows with one did not fill the
+ * page. From a cursor's position, those after its `id` when the position has no key, else all of
+ * them: a seek and a test of the `id`, not the cursor's whole "comes after" test again.
  */
 function unsortedTail(
   list: ElementList,
   name: string,
   condition: string,
-  filters: string[],
+  conditions: string[],
   page: Page,
 ): string[] {
   const { type: label, v } = list;
@@ -120,7 +126,8 @@ function unsortedTail(
           page.after
             ? `${v}.id >= CASE WHEN ${p}[1] IS NOT NULL THEN '' ELSE ${id} END AND ${condition}`
             : `${v}.id IS NOT NULL AND ${condition}`,
-          ...filters,
+          ...(page.after ? [`(${p}[1] IS NOT NULL OR ${v}.id <> ${id})`] : []),
+          ...conditions,
         ]),
         `WITH ${v} ORDER BY ${v}.id LIMIT ${page.size}`,
         `RETURN collect(${v}) AS ${name}`,
@@ -154,6 +161,7 @@ function newestFirstPage(
   property: string,
   given: ReadonlySet<string>,
   filters: string[],
+  conditions: string[],
   page: Page,
 ): string[] {
   const { type: label, v } = list;
@@ -173,7 +181,7 @@ function newestFirstPage(
   ];
   const byIndex = (index: string) => [`MATCH (${v}:${label})`, `USING INDEX ${v}:${label}(${index})`];
   const undated =
-    bounds.length > 0 ? [] : unsortedTail(list, "undated", `NOT ${isServableInstant(at)}`, filters, page);
+    bounds.length > 0 ? [] : unsortedTail(list, "undated", `NOT ${isServableInstant(at)}`, conditions, page);
   return [
     ...call(imports, [
       ...byIndex(property),
@@ -205,7 +213,7 @@ function newestFirstPage(
 
 /** A root list field's statement. */
 export function rootList(list: ElementList, request: FieldRequest): string {
-  return lines(...rootPage(list, request, { size: LIST_SIZE, after: false }));
+  return lines(...rootPage(list, request, { size: pageSize(request, "limit"), after: false }));
 }
 
 /** A node found by its unique `id`, or none. */
@@ -222,12 +230,17 @@ export function singleLink(pattern: string, v: string): string {
  * A list under one parent node (`this`): its relationships are few, so they are sorted as they
  * come. `DISTINCT`: duplicate relationships count once (§7).
  */
-export function nestedList(pattern: string, v: string, type: keyof typeof ORDERS): string {
+export function nestedList(
+  pattern: string,
+  v: string,
+  type: keyof typeof ORDERS,
+  request: FieldRequest,
+): string {
   return lines(
     `MATCH ${pattern}`,
     `WITH DISTINCT ${v}`,
     `RETURN ${v}`,
     `ORDER BY ${orderBy(v, ORDERS[type])}`,
-    `LIMIT ${LIST_SIZE}`,
+    `LIMIT ${pageSize(request, "limit")}`,
   );
 }

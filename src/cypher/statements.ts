@@ -105,6 +105,19 @@ export const STATEMENT_BUILDERS: Readonly<Record<string, StatementBuilder>> = {
   "Disagreement.participantsConnection": (request) =>
     nestedConnection("(this)<-[:PARTICIPATED_IN]-(p:Person)", "p", "Person", request),
 
+  "Person.decisionsMade": (request) =>
+    nestedList("(this)<-[:DECIDED_BY]-(d:Decision)", "d", "Decision", request),
+  "Person.openCommitments": (request) =>
+    nestedList("(this)-[:COMMITTED_TO]->(c:Commitment {status: 'OPEN'})", "c", "Commitment", request),
+  "Topic.decisions": (request) => nestedList("(this)<-[:ABOUT]-(d:Decision)", "d", "Decision", request),
+  "Topic.disagreements": (request) =>
+    nestedList("(this)<-[:ABOUT]-(g:Disagreement)", "g", "Disagreement", request),
+  "Feature.requestedBy": (request) =>
+    nestedList("(this)<-[:REQUESTED]-(c:Customer)", "c", "Customer", request),
+  "Customer.requestedFeatures": (request) =>
+    nestedList("(this)-[:REQUESTED]->(f:Feature)", "f", "Feature", request),
+  "Disagreement.participants": (request) =>
+    nestedList("(this)<-[:PARTICIPATED_IN]-(p:Person)", "p", "Person", request),
   ...fixedAll({
     "Query.decision": lookupById("Decision", "d"),
     "Query.topic": lookupById("Topic", "t"),
@@ -112,18 +125,6 @@ export const STATEMENT_BUILDERS: Readonly<Record<string, StatementBuilder>> = {
     ...Object.fromEntries(
       Object.entries(SINGLE_LINKS).map(([field, [pattern, v]]) => [field, singleLink(pattern, v)]),
     ),
-
-    "Person.decisionsMade": nestedList("(this)<-[:DECIDED_BY]-(d:Decision)", "d", "Decision"),
-    "Person.openCommitments": nestedList(
-      "(this)-[:COMMITTED_TO]->(c:Commitment {status: 'OPEN'})",
-      "c",
-      "Commitment",
-    ),
-    "Topic.decisions": nestedList("(this)<-[:ABOUT]-(d:Decision)", "d", "Decision"),
-    "Topic.disagreements": nestedList("(this)<-[:ABOUT]-(g:Disagreement)", "g", "Disagreement"),
-    "Feature.requestedBy": nestedList("(this)<-[:REQUESTED]-(c:Customer)", "c", "Customer"),
-    "Customer.requestedFeatures": nestedList("(this)-[:REQUESTED]->(f:Feature)", "f", "Feature"),
-    "Disagreement.participants": nestedList("(this)<-[:PARTICIPATED_IN]-(p:Person)", "p", "Person"),
 
     ...connectionTypeStatements("Decision"),
     ...connectionTypeStatements("Feature"),
