@@ -128,17 +128,33 @@ export function positionOf(parameter: string): string {
  * `seekOf`) reads the index in order (test/plans.test.ts).
  */
 export function comesAfter(v: string, type: ElementType, position: string): string {
+  return comesAfterIn(v, type, position, false);
+}
+
+/**
+ * {@link comesAfter} for a read whose rows all have a servable sort key (an index read bounded to
+ * them): the key comparison alone. From a position without a key it is null for every row (a
+ * comparison with null), so the read keeps none, as the full test would.
+ */
+export function keyedComesAfter(v: string, type: ElementType, position: string): string {
+  return comesAfterIn(v, type, position, true);
+}
+
+function comesAfterIn(v: string, type: ElementType, position: string, keyed: boolean): string {
   const order: ListOrder = ORDERS[type];
   const p = position;
   if (order !== "name" && "newestFirst" in order) {
     const at = `${v}.${order.newestFirst}`;
+    const compared = `[-${at}.epochSeconds, -${at}.nanosecond, ${v}.id] > [-toInteger(${p}[1]), -${p}[2], ${p}[3]]`;
+    if (keyed) return compared;
     const valued = isServableInstant(at);
     return (
       `CASE WHEN ${p}[1] IS NULL THEN NOT ${valued} AND ${v}.id > ${p}[3]` +
-      ` WHEN ${servableInstant(at)} THEN [-${at}.epochSeconds, -${at}.nanosecond, ${v}.id] > [-toInteger(${p}[1]), -${p}[2], ${p}[3]] ELSE true END`
+      ` WHEN ${servableInstant(at)} THEN ${compared} ELSE true END`
     );
   }
   if (order === "name") {
+    if (keyed) return `[${v}.name, ${v}.id] > [${p}[1], ${p}[2]]`;
     const named = isServableText(`${v}.name`);
     return (
       `CASE WHEN ${p}[1] IS NULL THEN NOT ${named} AND ${v}.id > ${p}[2]` +
@@ -146,6 +162,7 @@ export function comesAfter(v: string, type: ElementType, position: string): stri
     );
   }
   const on = `${v}.${order.earliestFirst}`;
+  if (keyed) return `[${on}, ${v}.id] > [date(${p}[1]), ${p}[2]]`;
   const valued = isServableDate(on);
   return (
     `CASE WHEN ${p}[1] IS NULL THEN NOT ${valued} AND ${v}.id > ${p}[2]` +

@@ -1,7 +1,7 @@
 // Lists in their order (contract §7): a root list's page read from an index in order, a list under
 // one parent node, a lookup by id and a single-valued link. A root list's statement is built for
 // each request from the arguments it gives: its one start, its filters, its cursor's seek.
-import { comesAfter, ORDERS } from "./cursor.js";
+import { comesAfter, keyedComesAfter, ORDERS } from "./cursor.js";
 import type { ElementList } from "./domain.js";
 import { conditionsOf, seekOf } from "./filters.js";
 import { orderBy } from "./order.js";
@@ -65,9 +65,10 @@ export function rootPage(list: ElementList, request: FieldRequest, page: Page): 
       `LIMIT ${page.size}`,
     ];
   }
-  if (order === "name") return byNamePage(list, filters, conditions, page);
-  if ("newestFirst" in order)
-    return newestFirstPage(list, order.newestFirst, given, filters, conditions, page);
+  // The index reads below hold only rows with a servable key: the key comparison decides.
+  const keyed = [...conditions, ...(page.after ? [keyedComesAfter(v, type, POSITION)] : [])];
+  if (order === "name") return byNamePage(list, keyed, conditions, page);
+  if ("newestFirst" in order) return newestFirstPage(list, order.newestFirst, given, keyed, conditions, page);
   throw new Error(`${type} has no root list`);
 }
 
@@ -86,7 +87,8 @@ function byNamePage(list: ElementList, filters: string[], conditions: string[], 
   return [
     ...call(imports, [
       ...byIndex("name"),
-      where([page.after ? `${v}.name >= coalesce(${p}[1], '')` : `${v}.name >= ''`, ...filters]),
+      // From a position without a name, `>= null` seeks nothing: the unnamed rows follow it.
+      where([page.after ? `${v}.name >= ${p}[1]` : `${v}.name >= ''`, ...filters]),
       `WITH ${v} ORDER BY ${v}.name, ${v}.id LIMIT ${page.size}`,
       `RETURN collect(${v}) AS page`,
     ]),
