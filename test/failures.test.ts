@@ -104,6 +104,23 @@ describe("failures past validation (contract §3: 500, 503, 504)", () => {
     expect(logged).to.have.length(1);
   });
 
+  it("answers a field error that is not a stored value's as a masked internal_error beside the data, and logs it", async () => {
+    const { status, body, headers } = await service.graphql("{ misfit topics(limit: 1) { id } }");
+    expect(status).to.equal(200);
+    expect(body.data).to.deep.equal({ misfit: null, topics: [{ id: "t2" }] });
+    expect(body.errors).to.deep.equal([
+      {
+        message: "Something went wrong on our side. Quote the request id when you report it.",
+        locations: [{ line: 1, column: 3 }],
+        path: ["misfit"],
+        extensions: { code: "internal_error", requestId: headers.get("x-request-id") },
+      },
+    ]);
+    expect(logged).to.have.length(1);
+    expect(logged[0]).to.include(headers.get("x-request-id"));
+    expect(logged[0]).to.include("field error at misfit");
+  });
+
   it("answers a masked 500 internal_error with the request id when the query fails, and logs it", async () => {
     const response = await service.graphql("{ broken topics(limit: 1) { id } }");
     expectContractError(response, 500, "internal_error");

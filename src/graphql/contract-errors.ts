@@ -76,6 +76,7 @@ export function contractErrorsPlugin(
           if ("data" in result) {
             result.errors = result.errors.map((error, i) => {
               const raw = rawErrors?.[i]?.originalError;
+              const code = contractCode(error, rawErrors?.[i]);
               if (raw instanceof InvalidStoredValue) {
                 (contextValue.report.invalidStoredValues ??= []).push({
                   label: raw.label,
@@ -84,12 +85,11 @@ export function contractErrorsPlugin(
                   problem: raw.problem,
                   path: error.path?.join(".") ?? "",
                 });
-              } else if (contractCode(error, rawErrors?.[i]) === "internal_error") {
+              } else if (code === "internal_error") {
                 logError(
                   `request ${requestId}: field error at ${error.path?.join(".") ?? "?"}: ${error.message}`,
                 );
               }
-              const code = contractCode(error, rawErrors?.[i]);
               return {
                 message: code === "internal_error" ? ERROR_CATALOGUE.internal_error.message : error.message,
                 ...(error.locations && { locations: error.locations }),
