@@ -1,7 +1,7 @@
 // Lists in their order (contract §7): a root list's page read from an index in order, a list under
 // one parent node, a lookup by id and a single-valued link. A root list's statement is built for
 // each request from the arguments it gives: its one start, its filters, its cursor's seek.
-import { comesAfter, keyedComesAfter, ORDERS } from "./cursor.js";
+import { comesAfter, keyedComesAfter, ORDERS, type ListOrder } from "./cursor.js";
 import type { ElementList } from "./domain.js";
 import { conditionsOf, seekOf } from "./filters.js";
 import { orderBy } from "./order.js";
@@ -116,7 +116,9 @@ function unsortedTail(
   const { type: label, v } = list;
   const p = POSITION;
   const imports = page.after ? [p] : [];
-  const id = ORDERS[label] === "name" ? `${p}[2]` : `${p}[3]`;
+  // A position is [type, …key, id]: an instant's key is two items, a name's or a date's one.
+  const order: ListOrder = ORDERS[label];
+  const id = order !== "name" && "newestFirst" in order ? `${p}[3]` : `${p}[2]`;
   return call(
     ["page", ...imports],
     [

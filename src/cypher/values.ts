@@ -6,8 +6,8 @@
 // count any other as absent, so that no accessor or arithmetic meets a value it fails on.
 
 /** The first instant and the first one after the instants the wire format writes (ISO 8601's short forms). */
-const FIRST_INSTANT = "datetime('0000T00Z')";
-const AFTER_LAST_INSTANT = "datetime('+10000T00Z')";
+export const FIRST_SERVABLE_INSTANT = "datetime('0000T00Z')";
+export const AFTER_LAST_SERVABLE_INSTANT = "datetime('+10000T00Z')";
 const FIRST_DATE = "date('0000')";
 const AFTER_LAST_DATE = "date('+10000')";
 
@@ -16,19 +16,16 @@ const AFTER_LAST_DATE = "date('+10000')";
  * `DATETIME` is null for a value of another type, so those fall out too.
  */
 export const servableInstantBounds = (at: string): string[] => [
-  `${at} >= ${FIRST_INSTANT}`,
-  `${at} < ${AFTER_LAST_INSTANT}`,
+  `${at} >= ${FIRST_SERVABLE_INSTANT}`,
+  `${at} < ${AFTER_LAST_SERVABLE_INSTANT}`,
 ];
-
-/** The upper or lower servable bound alone, for a seek bounded on the other side by a filter. */
-export const FIRST_SERVABLE_INSTANT = FIRST_INSTANT;
-export const AFTER_LAST_SERVABLE_INSTANT = AFTER_LAST_INSTANT;
 
 /**
  * True when `at` holds an instant the wire format writes, else false or null: the shorter form,
  * for a `CASE WHEN` (every character of a new statement costs planning time).
  */
-export const servableInstant = (at: string): string => `${FIRST_INSTANT} <= ${at} < ${AFTER_LAST_INSTANT}`;
+export const servableInstant = (at: string): string =>
+  `${FIRST_SERVABLE_INSTANT} <= ${at} < ${AFTER_LAST_SERVABLE_INSTANT}`;
 
 /** True (never null) when `at` holds an instant the wire format writes: the form `NOT` can negate. */
 export const isServableInstant = (at: string): string => `coalesce(${servableInstant(at)}, false)`;

@@ -59,6 +59,9 @@ export function problemsOf(model: LabelModel): string {
   return `[problem IN [${checks.join(", ")}] WHERE problem IS NOT NULL]`;
 }
 
+/** How long one read may take before the check gives up (a batch reads in well under a second). */
+const READ_TIMEOUT_MS = 120_000;
+
 /** What the check found for one label and problem: how many nodes, and the first ones' ids. */
 export interface Finding {
   label: string;
@@ -91,17 +94,20 @@ export async function checkGraph(
   const started = performance.now();
   const findings = new Map<string, Finding>();
   let nodes = 0;
-  const found = (label: string, id: string, problems: string[]) => {
-    for (const problem of problems) {
-      const key = `${label}\u0000${problem}`;
-      const finding = findings.get(key) ?? { label, problem, count: 0, examples: [] };
-      finding.count += 1;
-      if (finding.examples.length < examples) finding.examples.push(id);
-      findings.set(key, finding);
-    }
+  const found = (label: string, problem: string, count: number, ids: string[]) => {
+    const key = `${label}\u0000${problem}`;
+    const finding = findings.get(key) ?? { label, problem, count: 0, examples: [] };
+    finding.count += count;
+    finding.examples.push(...ids.slice(0, examples - finding.examples.length));
+    findings.set(key, finding);
   };
+  // Each read is one bounded transaction: a database that stops answering fails the check.
   const read = (text: string, parameters: Record<string, unknown>) =>
-    driver.executeQuery(text, parameters, { database, routing: "READ" });
+    driver.executeQuery(text, parameters, {
+      database,
+      routing: "READ",
+      transactionConfig: { timeout: READ_TIMEOUT_MS },
+    });
 
   for (const model of models) {
     const { label } = model;
@@ -121,25 +127,32 @@ export async function checkGraph(
       const { records } = await read(batch(after === undefined), { after, batchSize: neo4j.int(batchSize) });
       const record = records[0];
       const seen = Number(record?.get("seen") ?? 0);
-      for (const [id, list] of (record?.get("bad") ?? []) as [string, string[]][]) found(label, id, list);
+      for (const [id, list] of (record?.get("bad") ?? []) as [string, string[]][])
+        for (const problem of list) found(label, problem, 1, [id]);
       checked += seen;
       nodes += seen;
       if (seen > 0) progress(`${label}: ${checked.toLocaleString("en")} nodes checked`);
       if (seen < batchSize) break;
       after = record?.get("last") as string;
     }
-    // The nodes the `id` index cannot seek: no id, or one of another type (one scan of the label).
+    // The nodes the `id` index cannot seek: no id, or one of another type (one scan of the label),
+    // counted by problem in Neo4j, so the answer stays small however many there are. Each has one
+    // `id` problem, so those counts are the nodes.
     const { records } = await read(
       [
         // Not `NOT n.id IS :: STRING NOT NULL`: Neo4j 5.26 answers no row for it under the id constraint.
         `MATCH (n:${label}) WHERE n.id IS NULL OR NOT n.id IS :: STRING`,
-        `RETURN elementId(n) AS node, ${problems} AS problems`,
+        `UNWIND ${problems} AS problem`,
+        "WITH problem, count(n) AS count, collect('(node ' + elementId(n) + ')')[..$examples] AS ids",
+        "RETURN problem, count, ids",
       ].join("\n"),
-      {},
+      { examples: neo4j.int(examples) },
     );
     for (const record of records) {
-      found(label, `(node ${String(record.get("node"))})`, record.get("problems") as string[]);
-      nodes += 1;
+      const problem = record.get("problem") as string;
+      const count = Number(record.get("count"));
+      found(label, problem, count, record.get("ids") as string[]);
+      if (problem.startsWith("id: ")) nodes += count;
     }
   }
   return {
