@@ -126,6 +126,18 @@ describe("Cypher built per request (no database)", () => {
       expect(stats).to.match(/ORDER BY count DESC, month IS NULL, month, topic\.id IS NULL, topic\.id/);
     });
 
+    it("bucket an instant by the first day of its week and order by `orderBy` before the dimensions", async () => {
+      const weeks = await cypherOf("{ decisionGroups(by: [WEEK], orderBy: COUNT_ASC) { week count } }");
+      expect(weeks).to.include("date.truncate('week', week_at)");
+      expect(weeks).to.match(/ORDER BY count, week IS NULL, week LIMIT/);
+      expect(weeks).not.to.match(/month|quarter|year_at|count DESC/);
+      const byDimensions = await cypherOf(
+        "{ disagreementGroups(by: [YEAR, RESOLVED], orderBy: DIMENSIONS) { year resolved count } }",
+      );
+      expect(byDimensions).to.match(/ORDER BY year IS NULL, year, resolved IS NULL, resolved LIMIT/);
+      expect(byDimensions).not.to.match(/ORDER BY count/);
+    });
+
     it("count a group by one indexed property over the whole label from its index", async () => {
       const cypher = await cypherOf("{ decisionGroups(by: [STATUS]) { status count } }");
       expect(cypher).to.include(

@@ -51,20 +51,51 @@ const link = (field: string): Dimension => ({
   key: (value) => (value as { id: string } | null)?.id ?? null,
 });
 const plain = (field: string, from = field): Dimension => ({ field, value: (row) => row[from] ?? null });
-const month = (from: string): Dimension => ({
-  field: "month",
+/** A time bucket of contract §7 (UTC), from the instant a listed row serves as text. */
+const bucket = (field: string, from: string, of: (at: Date) => string): Dimension => ({
+  field,
   value: (row) => {
     const at = row[from];
-    return typeof at === "string" ? at.slice(0, 7) : null;
+    return typeof at === "string" ? of(new Date(at)) : null;
   },
+  // Oldest first: each bucket's text sorts as its first day does (the years here are 0000–9999).
 });
+const day = (at: Date) => at.toISOString().slice(0, 10);
+const month = (at: Date) => at.toISOString().slice(0, 7);
+const quarter = (at: Date) =>
+  `${String(at.getUTCFullYear())}-Q${String(Math.floor(at.getUTCMonth() / 3) + 1)}`;
+const year = (at: Date) => String(at.getUTCFullYear()).padStart(4, "0");
+/** ISO 8601's week: the week-year is that of the week's Thursday. */
+export function isoWeek(at: Date): string {
+  const thursday = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
+  thursday.setUTCDate(thursday.getUTCDate() + 3 - ((thursday.getUTCDay() + 6) % 7));
+  const firstOfYear = Date.UTC(thursday.getUTCFullYear(), 0, 1);
+  const week = Math.floor((thursday.getTime() - firstOfYear) / 86_400_000 / 7) + 1;
+  return `${String(thursday.getUTCFullYear()).padStart(4, "0")}-W${String(week).padStart(2, "0")}`;
+}
+const timeBuckets = (from: string): Record<string, Dimension> => ({
+  MONTH: bucket("month", from, month),
+  DAY: bucket("day", from, day),
+  WEEK: bucket("week", from, isoWeek),
+  QUARTER: bucket("quarter", from, quarter),
+  YEAR: bucket("year", from, year),
+});
+
+type GroupOrder = "COUNT_DESC" | "COUNT_ASC" | "DIMENSIONS";
 
 /**
  * Contract §7's groups computed in TypeScript from the list field's rows (which other tests pin
  * down): one group per distinct combination of the `by` dimensions, the others null, ordered by
- * count descending then the dimensions in `by` order ascending with nulls last.
+ * count (descending, ascending or not at all, as `order` says) then the dimensions in `by` order
+ * ascending with nulls last.
  */
-function oracle(rows: Row[], all: Record<string, Dimension>, by: string[], statsOf: string[] = []): Row[] {
+function oracle(
+  rows: Row[],
+  all: Record<string, Dimension>,
+  by: string[],
+  statsOf: string[] = [],
+  order: GroupOrder = "COUNT_DESC",
+): Row[] {
   const groups = new Map<string, Row[]>();
   for (const row of rows) {
     const key = JSON.stringify(by.map((name) => all[name]?.value(row)));
@@ -86,7 +117,10 @@ function oracle(rows: Row[], all: Record<string, Dimension>, by: string[], stats
     return group;
   });
   return answer.sort((a, b) => {
-    if (a.count !== b.count) return (b.count as number) - (a.count as number);
+    if (a.count !== b.count && order !== "DIMENSIONS")
+      return order === "COUNT_DESC"
+        ? (b.count as number) - (a.count as number)
+        : (a.count as number) - (b.count as number);
     for (const name of by) {
       const dimension = all[name] as Dimension;
       const key = dimension.key ?? ((v: unknown) => v);
@@ -101,7 +135,7 @@ const DECISION_DIMENSIONS: Record<string, Dimension> = {
   STATUS: plain("status"),
   TOPIC: link("topic"),
   DECIDED_BY: link("decidedBy"),
-  MONTH: month("decidedAt"),
+  ...timeBuckets("decidedAt"),
 };
 const FEATURE_DIMENSIONS: Record<string, Dimension> = {
   STAGE: plain("stage"),
@@ -112,7 +146,7 @@ const FEATURE_DIMENSIONS: Record<string, Dimension> = {
 const DISAGREEMENT_DIMENSIONS: Record<string, Dimension> = {
   TOPIC: link("topic"),
   RESOLVED: plain("resolved"),
-  MONTH: month("raisedAt"),
+  ...timeBuckets("raisedAt"),
 };
 
 /** Every non-empty ordered selection of up to `max` distinct names. */
@@ -126,6 +160,10 @@ function arrangements(names: string[], max = 2): string[][] {
   extend([]);
   return out;
 }
+
+/** Each bucket but MONTH alone and after `other` (every arrangement of all would be many new shapes to plan). */
+const withBuckets = (other: string): string[][] =>
+  ["DAY", "WEEK", "QUARTER", "YEAR"].flatMap((bucket) => [[bucket], [other, bucket]]);
 
 describe("groups (contract §7, v1 additions) on the fixture graph", () => {
   let service: RunningService;
@@ -156,13 +194,15 @@ describe("groups (contract §7, v1 additions) on the fixture graph", () => {
           `{ decisions(${comma}limit: 100) { status decidedAt regretScore executionGapDays topic { id } decidedBy { id } } }`,
         );
         for (const by of [
-          ...arrangements(Object.keys(DECISION_DIMENSIONS)),
+          ...arrangements(["STATUS", "TOPIC", "DECIDED_BY", "MONTH"]),
+          ...withBuckets("TOPIC"),
           ["MONTH", "DECIDED_BY", "TOPIC", "STATUS"],
+          ["YEAR", "QUARTER", "WEEK", "DAY"],
         ]) {
           const { decisionGroups } = await data(
             service,
             `{ decisionGroups(${comma}by: [${by.join(", ")}], limit: 100) {
-              status topic { id } decidedBy { id } month count
+              status topic { id } decidedBy { id } month day week quarter year count
               regretScore { count min max avg sum } executionGapDays { count min max avg sum } } }`,
           );
           const stats = ["regretScore", "executionGapDays"];
@@ -233,10 +273,10 @@ describe("groups (contract §7, v1 additions) on the fixture graph", () => {
 
   it("disagreementGroups and customerGroups agree with their lists", async () => {
     const listed = await data(service, "{ disagreements(limit: 100) { topic { id } resolved raisedAt } }");
-    for (const by of arrangements(Object.keys(DISAGREEMENT_DIMENSIONS), 3)) {
+    for (const by of [...arrangements(["TOPIC", "RESOLVED", "MONTH"], 3), ...withBuckets("RESOLVED")]) {
       const { disagreementGroups } = await data(
         service,
-        `{ disagreementGroups(by: [${by.join(", ")}], limit: 100) { topic { id } resolved month count } }`,
+        `{ disagreementGroups(by: [${by.join(", ")}], limit: 100) { topic { id } resolved month day week quarter year count } }`,
       );
       expect(disagreementGroups, by.join(", ")).to.deep.equal(
         oracle(listed.disagreements ?? [], DISAGREEMENT_DIMENSIONS, by),
@@ -307,6 +347,147 @@ describe("groups (contract §7, v1 additions) on the fixture graph", () => {
       { month: "2025-03", count: 8 },
       { month: null, count: 2 },
     ]);
+  });
+
+  // Contract §7 part 2: ISO 8601 weeks belong to the week-year of their Thursday.
+  it("numbers weeks at year edges as ISO 8601 does, in UTC, and writes each bucket", async () => {
+    const driver = testDriver();
+    const at = [
+      ["w1", "2020-12-31T12:00:00Z"],
+      ["w2", "2021-01-03T23:30:00Z"],
+      // 2021-01-04 (a Monday) in Paris, still Sunday 2021-01-03 in UTC.
+      ["w3", "2021-01-04T00:30:00+01:00"],
+      ["w4", "2024-12-30T00:00:00Z"],
+      ["w5", "2024-12-29T23:59:59.999Z"],
+      ["w6", "2027-01-01T00:00:00Z"],
+    ];
+    await driver.executeQuery(
+      `CREATE (t:Topic {id: 't-weeks', name: 'Weeks'})
+       WITH t UNWIND $at AS row
+       CREATE (:Decision {id: row[0], title: row[0], status: 'DECIDED', decidedAt: datetime(row[1])})-[:ABOUT]->(t)`,
+      { at },
+      { database: testDatabase },
+    );
+    try {
+      const groupsBy = async (dimension: string) =>
+        (
+          await data(
+            service,
+            `{ decisionGroups(topicId: "t-weeks", by: [${dimension}], orderBy: DIMENSIONS) { day week quarter year month count } }`,
+          )
+        ).decisionGroups;
+      const only = (field: string, rows: [string, number][]) =>
+        rows.map(([value, count]) => ({
+          day: null,
+          week: null,
+          quarter: null,
+          year: null,
+          month: null,
+          [field]: value,
+          count,
+        }));
+      expect(await groupsBy("WEEK")).to.deep.equal(
+        only("week", [
+          ["2020-W53", 3],
+          ["2024-W52", 1],
+          ["2025-W01", 1],
+          ["2026-W53", 1],
+        ]),
+      );
+      expect(await groupsBy("DAY")).to.deep.equal(
+        only("day", [
+          ["2020-12-31", 1],
+          ["2021-01-03", 2],
+          ["2024-12-29", 1],
+          ["2024-12-30", 1],
+          ["2027-01-01", 1],
+        ]),
+      );
+      expect(await groupsBy("QUARTER")).to.deep.equal(
+        only("quarter", [
+          ["2020-Q4", 1],
+          ["2021-Q1", 2],
+          ["2024-Q4", 2],
+          ["2027-Q1", 1],
+        ]),
+      );
+      expect(await groupsBy("YEAR")).to.deep.equal(
+        only("year", [
+          ["2020", 1],
+          ["2021", 2],
+          ["2024", 2],
+          ["2027", 1],
+        ]),
+      );
+      for (const [, instant] of at) expect(isoWeek(new Date(instant as string))).to.match(/^\d{4}-W\d{2}$/);
+    } finally {
+      await driver.executeQuery(
+        "MATCH (n) WHERE n.id IN ['t-weeks', 'w1', 'w2', 'w3', 'w4', 'w5', 'w6'] DETACH DELETE n",
+        {},
+        {
+          database: testDatabase,
+        },
+      );
+    }
+  });
+
+  describe("orderBy: GroupOrder agrees with the oracle for every group list", () => {
+    for (const order of ["COUNT_DESC", "COUNT_ASC", "DIMENSIONS"] as const) {
+      it(`orders groups ${order}, ties by the dimensions ascending, nulls last`, async () => {
+        const listed = await data(
+          service,
+          "{ decisions(limit: 100) { status decidedAt topic { id } decidedBy { id } } disagreements(limit: 100) { topic { id } resolved raisedAt } features(limit: 100) { stage team shipped owner { id } } }",
+        );
+        for (const by of [
+          ["STATUS"],
+          ["TOPIC", "WEEK"],
+          ["DAY", "STATUS"],
+          ["DECIDED_BY"],
+          ["YEAR", "TOPIC"],
+        ]) {
+          const { decisionGroups } = await data(
+            service,
+            `{ decisionGroups(by: [${by.join(", ")}], orderBy: ${order}, limit: 100) { status topic { id } decidedBy { id } month day week quarter year count } }`,
+          );
+          expect(decisionGroups, by.join(", ")).to.deep.equal(
+            oracle(listed.decisions ?? [], DECISION_DIMENSIONS, by, [], order),
+          );
+        }
+        for (const by of [["TOPIC"], ["RESOLVED", "QUARTER"]]) {
+          const { disagreementGroups } = await data(
+            service,
+            `{ disagreementGroups(by: [${by.join(", ")}], orderBy: ${order}) { topic { id } resolved month day week quarter year count } }`,
+          );
+          expect(disagreementGroups, by.join(", ")).to.deep.equal(
+            oracle(listed.disagreements ?? [], DISAGREEMENT_DIMENSIONS, by, [], order),
+          );
+        }
+        const { featureGroups } = await data(
+          service,
+          `{ featureGroups(by: [TEAM, SHIPPED], orderBy: ${order}) { stage team shipped owner { id } count } }`,
+        );
+        expect(featureGroups).to.deep.equal(
+          oracle(listed.features ?? [], FEATURE_DIMENSIONS, ["TEAM", "SHIPPED"], [], order),
+        );
+      });
+    }
+
+    it("reads orderBy: null as COUNT_DESC and takes it from a variable", async () => {
+      const expected = await data(service, "{ customerGroups(by: [HEALTH]) { health count } }");
+      expect(
+        await data(service, "{ customerGroups(by: [HEALTH], orderBy: null) { health count } }"),
+      ).to.deep.equal(expected);
+      const { status, body } = await service.graphql(
+        "query ($o: GroupOrder) { customerGroups(by: [HEALTH], orderBy: $o) { health count } }",
+        { o: "DIMENSIONS" },
+      );
+      expect(status).to.equal(200);
+      expect(body.data.customerGroups.map((g: Row) => g.health)).to.deep.equal([
+        "AT_RISK",
+        "CHURNED",
+        "HEALTHY",
+      ]);
+    });
   });
 
   describe("refusals (422 validation_failed) on both sides of `by`'s limits", () => {

@@ -39,27 +39,66 @@ export interface GroupList {
   stats: readonly string[];
 }
 
-/**
- * A month as a dimension: grouped by the instant's UTC month as the integer `year * 12 + month - 1`
- * (read from the value's own fields when it was written in UTC, else converted; 4× cheaper per row
- * than formatting), sorted by it, and written `YYYY-MM` for the groups kept. A row without a
- * servable instant (values.ts) is in the group without a month.
- */
-export const monthDimension = (property: string): Dimension => {
-  // Read once: a stored DATETIME is decoded on each read, and the value reads it four times.
-  const at = "month_at";
-  const utc = `datetime({epochSeconds: ${at}.epochSeconds})`;
-  const first = (k: string) => `toString(date({year: 0, month: 1}) + duration({months: ${k}}))`;
-  return {
-    name: "MONTH",
+/** The time buckets of contract §7 (v1 additions, part 2), by the dimension naming them in `by`. */
+const BUCKETS = {
+  DAY: { field: "day", start: (x: string) => `date(${x})`, text: (k: string) => `toString(${k})` },
+  WEEK: {
+    field: "week",
+    start: (x: string) => `date.truncate('week', ${x})`,
+    // The ISO week-year of the week's Monday: "2025-W01" starts on 2024-12-30.
+    text: (k: string) => `${yearText(`${k}.weekYear`)} + '-W' + right('0' + toString(${k}.week), 2)`,
+  },
+  MONTH: {
     field: "month",
+    start: (x: string) => `date.truncate('month', ${x})`,
+    text: (k: string) => `left(toString(${k}), 7)`,
+  },
+  QUARTER: {
+    field: "quarter",
+    start: (x: string) => `date.truncate('quarter', ${x})`,
+    text: (k: string) => `left(toString(${k}), 4) + '-Q' + toString(${k}.quarter)`,
+  },
+  YEAR: {
+    field: "year",
+    start: (x: string) => `date.truncate('year', ${x})`,
+    text: (k: string) => `left(toString(${k}), 4)`,
+  },
+} as const;
+
+export type Bucket = keyof typeof BUCKETS;
+
+/**
+ * A year as ISO 8601 writes it: four digits, a sign before a year below 0000 (the ISO week-year of
+ * 0000-01-01 and -02 is -0001; the years of servable instants are 0000 to 9999 otherwise).
+ */
+const yearText = (y: string) =>
+  `CASE WHEN ${y} < 0 THEN '-' + right('000' + toString(-${y}), 4) ELSE right('000' + toString(${y}), 4) END`;
+
+/**
+ * A time bucket of an instant as a dimension, in UTC: grouped and sorted by the bucket's first day
+ * (a `DATE`: the day, the week's Monday, the first day of the month, quarter or year), written as
+ * its text (`YYYY-MM-DD`, `YYYY-Www`, `YYYY-MM`, `YYYY-Qn`, `YYYY`) for the groups kept only. An
+ * instant written in UTC is truncated as it is, one in another zone converted first. A row without
+ * a servable instant (values.ts) is in the group without a bucket.
+ */
+export const timeDimension = (bucket: Bucket, property: string): Dimension => {
+  const { field, start, text } = BUCKETS[bucket];
+  // Read once: a stored DATETIME is decoded on each read, and the value reads it up to four times.
+  const at = `${field}_at`;
+  return {
+    name: bucket,
+    field,
     reads: [at, property],
     value:
-      `CASE WHEN NOT ${isServableInstant(at)} THEN null WHEN ${at}.offsetSeconds = 0 THEN ${at}.year * 12 + ${at}.month - 1 ` +
-      `ELSE ${utc}.year * 12 + ${utc}.month - 1 END`,
-    output: (k) => `CASE WHEN ${k} IS NULL THEN null ELSE left(${first(k)}, size(${first(k)}) - 3) END`,
+      `CASE WHEN NOT ${isServableInstant(at)} THEN null WHEN ${at}.offsetSeconds = 0 THEN ${start(at)} ` +
+      `ELSE ${start(`datetime({epochSeconds: ${at}.epochSeconds})`)} END`,
+    output: (k) => `CASE WHEN ${k} IS NULL THEN null ELSE ${text(k)} END`,
   };
 };
+
+/** Every time bucket of an instant, as dimensions. */
+export const timeDimensions = (property: string): Dimension[] =>
+  (Object.keys(BUCKETS) as Bucket[]).map((bucket) => timeDimension(bucket, property));
 
 /**
  * A single-valued link as a group dimension: the linked node with the lowest `id` (§7), picked
@@ -103,8 +142,8 @@ const numberStats = (property: string) => {
 
 /**
  * A group list's statement: the rows the filters keep, one group per distinct combination of the
- * `by` dimensions (a missing value is its own group), ordered by `count` descending, then the
- * dimensions in `by` order ascending with nulls last, then cut to `limit`. The request pipeline
+ * `by` dimensions (a missing value is its own group), ordered by `count` as `orderBy` says, then
+ * the dimensions in `by` order ascending with nulls last, then cut to `limit`. The request pipeline
  * has checked `by` (1 to 4 distinct). Groups carry bare aggregates until the cut: maps and
  * formatted months are made for the kept ones. A dimension not in `by` is absent from the map
  * (its field reads null).
@@ -122,7 +161,8 @@ export function groups(group: GroupList, request: FieldRequest): string {
   const fields = dimensions.map((d) => d.field);
   const keys = dimensions.map((d) => (d.key === undefined ? d.field : d.key(d.field)));
   // Ordered before the cut and again as the maps are returned, where the library reads them.
-  const order = `ORDER BY ${["count DESC", ...keys.flatMap((key) => [`${key} IS NULL`, key])].join(", ")}`;
+  const dimensionOrder = keys.flatMap((key) => [`${key} IS NULL`, key]);
+  const order = `ORDER BY ${[...countOrder(request), ...dimensionOrder].join(", ")}`;
   const given = givenArguments(list, request);
   const [only] = dimensions;
   const reads = dimensions.flatMap((d) => (d.reads === undefined ? [] : [`${d.reads[1]} AS ${d.reads[0]}`]));
@@ -146,6 +186,24 @@ export function groups(group: GroupList, request: FieldRequest): string {
     ].join(", ")}} AS g`,
     order,
   );
+}
+
+/**
+ * How groups are ordered before their dimensions (contract §7, `orderBy: GroupOrder`): largest
+ * first by default (absent or null), smallest first, or by the dimensions alone.
+ */
+function countOrder(request: FieldRequest): string[] {
+  const order = request.arguments.orderBy ?? "COUNT_DESC";
+  switch (order) {
+    case "COUNT_DESC":
+      return ["count DESC"];
+    case "COUNT_ASC":
+      return ["count"];
+    case "DIMENSIONS":
+      return [];
+    default:
+      throw new Error(`no group order ${JSON.stringify(order)}`);
+  }
 }
 
 /**

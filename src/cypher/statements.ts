@@ -3,7 +3,7 @@
 // Cypher does not depend on the request ignores it.
 import { connectionTypeStatements, asNode, nestedConnection, rootConnection } from "./connections.js";
 import { CUSTOMERS, DECISIONS, DISAGREEMENTS, FEATURES, PEOPLE, TOPICS } from "./domain.js";
-import { groups, linkDimension, monthDimension, propertyDimension, type GroupList } from "./groups.js";
+import { groups, linkDimension, propertyDimension, timeDimensions, type GroupList } from "./groups.js";
 import { lookupById, nestedList, rootList, singleLink } from "./lists.js";
 import type { StatementBuilder } from "./request.js";
 
@@ -27,7 +27,7 @@ const DECISION_GROUPS: GroupList = {
     propertyDimension("STATUS", "status", "d", "status"),
     linkDimension("TOPIC", "topic", "(d)-[:ABOUT]->(t:Topic)", "t"),
     linkDimension("DECIDED_BY", "decidedBy", "(d)-[:DECIDED_BY]->(p:Person)", "p"),
-    monthDimension("d.decidedAt"),
+    ...timeDimensions("d.decidedAt"),
   ],
   stats: ["regretScore", "executionGapDays"],
 };
@@ -54,7 +54,7 @@ const DISAGREEMENT_GROUPS: GroupList = {
   dimensions: [
     linkDimension("TOPIC", "topic", "(g)-[:ABOUT]->(t:Topic)", "t"),
     propertyDimension("RESOLVED", "resolved", "g", "resolved"),
-    monthDimension("g.raisedAt"),
+    ...timeDimensions("g.raisedAt"),
   ],
   stats: [],
 };
