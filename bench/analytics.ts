@@ -1,8 +1,9 @@
 // `npm run bench:analytics -- --size 10k|100k|1m [--requests 200] [--seconds 60]`: issue 15's
 // questions, asked one at a time of kg-graphql and (where its generated schema can express them)
 // stock, on the size's bench graph: a connection's first page against a page deep in the list
-// (page 5,000 at 1m, the last page below that), `totalCount` alone and with one filter, and two
-// group lists. Each is asked `--requests` times in sequence on one keep-alive connection, or for
+// (page 5,000 at 1m, the last page below that), the same two pages in another order (`orderBy`
+// regret score, issue 24), `totalCount` alone and with one filter, and group lists (by status,
+// by topic and month, by ISO week over a year). Each is asked `--requests` times in sequence on one keep-alive connection, or for
 // `--seconds` when that comes first (at least 5 times). Prints p50 and p99 and writes
 // bench/results/analytics-<size>.json.
 import { Agent, request } from "node:http";
@@ -37,6 +38,9 @@ const DEEP_ROW = 5_000 * PAGE;
 /** The demo data's decisions span late 2021 to 2026: this keeps about a third (301,469 of 1m's). */
 const RECENT = "2024-12-01";
 const STATUSES = ["PROPOSED", "DECIDED", "EXECUTED", "REVERSED", "SUPERSEDED"];
+/** A year of the demo data's decisions, for the weekly groups. */
+const YEAR_START = "2025-01-01";
+const YEAR_END = "2025-12-31";
 
 interface Asked {
   name: string;
@@ -71,7 +75,25 @@ async function main(): Promise<void> {
       String(deep.get("id")),
     ]);
     const stockAfter = Buffer.from(`arrayconnection:${String(row - 1)}`).toString("base64");
+    // Issue 24: the same pages by regret score, highest first (rows without a score last).
+    const scored = await graph.driver.executeQuery(
+      `MATCH (d:Decision) WHERE d.regretScore IS NOT NULL
+       WITH d ORDER BY d.regretScore DESC, d.id SKIP $skip LIMIT 1
+       RETURN d.regretScore AS score, d.id AS id, count {(n:Decision) WHERE n.regretScore IS NOT NULL} AS scored`,
+      { skip: neo4j.int(Math.max(0, row - 1)) },
+    );
+    const scoredRow = scored.records[0];
+    if (scoredRow === undefined) throw new Error("the bench graph holds too few scored decisions");
+    const byRegret = "orderBy: {field: REGRET_SCORE, direction: DESC}";
+    const regretAfter = encodeCursor([
+      "Decision/REGRET_SCORE/DESC",
+      Number(scoredRow.get("score")),
+      String(scoredRow.get("id")),
+    ]);
+    // Stock puts nulls first in a descending sort: asked for scored rows only, the same pages.
+    const stockByRegret = "where: { regretScore: { gte: 0 } }, sort: [{ regretScore: DESC }, { id: ASC }]";
     const page = `edges { cursor node { id title decidedAt } } pageInfo { hasNextPage endCursor }`;
+    const regretPage = `edges { node { id title regretScore } } pageInfo { hasNextPage }`;
     const stockSort = "sort: [{ decidedAt: DESC }, { id: ASC }]";
     const asked: Asked[] = [
       {
@@ -87,6 +109,16 @@ async function main(): Promise<void> {
         name: `decisionsConnection page ${String(Math.floor(row / PAGE) + 1)}`,
         kg: `{ decisionsConnection(first: ${String(PAGE)}, after: "${after}") { ${page} } }`,
         stock: `{ decisionsConnection(first: ${String(PAGE)}, after: "${stockAfter}", ${stockSort}) { ${page} } }`,
+      },
+      {
+        name: "decisionsConnection by regret, page 1",
+        kg: `{ decisionsConnection(first: ${String(PAGE)}, ${byRegret}) { ${regretPage} } }`,
+        stock: `{ decisionsConnection(first: ${String(PAGE)}, ${stockByRegret}) { ${regretPage} } }`,
+      },
+      {
+        name: `decisionsConnection by regret, page ${String(Math.floor(row / PAGE) + 1)}`,
+        kg: `{ decisionsConnection(first: ${String(PAGE)}, after: "${regretAfter}", ${byRegret}) { ${regretPage} } }`,
+        stock: `{ decisionsConnection(first: ${String(PAGE)}, after: "${stockAfter}", ${stockByRegret}) { ${regretPage} } }`,
       },
       {
         name: "totalCount",
@@ -112,6 +144,11 @@ async function main(): Promise<void> {
         // A dashboard's usual question: one range of dates, so only its rows are read.
         name: `decisionGroups [TOPIC, MONTH] since ${RECENT}`,
         kg: `{ decisionGroups(by: [TOPIC, MONTH], since: "${RECENT}") { topic { name } month count } }`,
+      },
+      {
+        // Issue 24: a year's weeks, oldest first.
+        name: `decisionGroups [WEEK] over a year`,
+        kg: `{ decisionGroups(by: [WEEK], since: "${YEAR_START}", until: "${YEAR_END}", orderBy: DIMENSIONS, limit: 53) { week count } }`,
       },
     ];
 
@@ -198,9 +235,11 @@ async function main(): Promise<void> {
     }
     const p50 = (times: Awaited<ReturnType<typeof timeOrError>> | undefined) =>
       times === undefined || "error" in times ? Number.NaN : times.p50;
-    const [, first, deepPage] = results;
+    const [, first, deepPage, regretFirst, regretDeep] = results;
     const ratio = p50(deepPage?.kg) / p50(first?.kg);
+    const regretRatio = p50(regretDeep?.kg) / p50(regretFirst?.kg);
     log(`  deep page / page 1 (kg-graphql p50): ${ratio.toFixed(2)} (target ≤ 1.5 at 1m)`);
+    log(`  by regret, deep page / page 1 (kg-graphql p50): ${regretRatio.toFixed(2)}`);
     const file = join(projectRoot, "bench", "results", `analytics-${size}.json`);
     await writeFile(
       file,
@@ -214,6 +253,7 @@ async function main(): Promise<void> {
           deepRow: row,
           results,
           deepPageOverFirstPage: ratio,
+          byRegretDeepPageOverFirstPage: regretRatio,
         },
         null,
         2,

@@ -139,6 +139,61 @@ describe("real GraphQL clients against the running service", function () {
       expect(requests).to.equal(Math.ceil(DECISIONS_IN_ORDER.length / 4));
     });
 
+    // Issue 24: `orderBy` is a key argument, so each order's pages merge into their own list.
+    it("pages two orders of one connection in one cache with keyArgs that include orderBy", async () => {
+      const paged = new ApolloClient({
+        link: new HttpLink({ uri: endpoint, headers: { authorization: `Bearer ${service.key}` } }),
+        cache: new InMemoryCache({
+          typePolicies: {
+            Query: { fields: { decisionsConnection: relayStylePagination(["topicId", "since", "orderBy"]) } },
+          },
+        }),
+      });
+      const PAGE = gql(`query Ordered($after: String, $orderBy: DecisionOrder) {
+        decisionsConnection(first: 3, after: $after, orderBy: $orderBy) {
+          pageInfo { hasNextPage endCursor } edges { cursor node { id } }
+        }
+      }`);
+      interface Page {
+        decisionsConnection: {
+          pageInfo: { hasNextPage: boolean; endCursor: string | null };
+          edges: { cursor: string; node: { id: string } }[];
+        };
+      }
+      const pageThrough = async (orderBy: { field: string; direction: string }) => {
+        let after: string | null = null;
+        for (;;) {
+          const variables: { after: string | null; orderBy: typeof orderBy } = { after, orderBy };
+          const result: { data?: unknown } = await paged.query({
+            query: PAGE,
+            variables,
+            fetchPolicy: "network-only",
+          });
+          const connection: Page["decisionsConnection"] = (result.data as Page).decisionsConnection;
+          if (!connection.pageInfo.hasNextPage) return connection.edges.map((edge) => edge.node.id);
+          after = connection.pageInfo.endCursor;
+        }
+      };
+      const listed = async (order: string) => {
+        const { body } = await service.graphql(`{ decisions(orderBy: ${order}, limit: 100) { id } }`);
+        return (body.data.decisions as { id: string }[]).map((row) => row.id);
+      };
+      expect(await pageThrough({ field: "TITLE", direction: "ASC" })).to.deep.equal(
+        await listed("{field: TITLE, direction: ASC}"),
+      );
+      expect(await pageThrough({ field: "REGRET_SCORE", direction: "DESC" })).to.deep.equal(
+        await listed("{field: REGRET_SCORE, direction: DESC}"),
+      );
+      // The first order's merged pages are still whole in the cache.
+      const cached = paged.readQuery<Page>({
+        query: PAGE,
+        variables: { after: null, orderBy: { field: "TITLE", direction: "ASC" } },
+      });
+      expect(cached?.decisionsConnection.edges.map((edge) => edge.node.id)).to.deep.equal(
+        await listed("{field: TITLE, direction: ASC}"),
+      );
+    });
+
     it("reads 422 query_too_deep as CombinedGraphQLErrors with the contract code", async () => {
       const error: unknown = await client()
         .query({ query: gql(TOO_DEEP) })

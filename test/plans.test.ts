@@ -91,7 +91,7 @@ describe("query plans of the root list fields (EXPLAIN)", () => {
    * Sends one selection, and checks the plan of the one Cypher query it ran: no label scan, an
    * index read, a parent filter's branch alone, sorts of bounded inputs only.
    */
-  async function checkPlan(selection: string, args: string) {
+  async function checkPlan(selection: string, args: string): Promise<PlanNode[]> {
     counter.reset();
     const { status, body } = await service.graphql(`{ ${selection} }`);
     expect(body.errors, `${selection}: ${JSON.stringify(body.errors)}`).to.equal(undefined);
@@ -123,6 +123,7 @@ describe("query plans of the root list fields (EXPLAIN)", () => {
       const unbounded = sort.children.flatMap(unboundedLabelReads);
       expect(unbounded, `${selection} sorts a label:\n${described}`).to.deep.equal([]);
     }
+    return operators;
   }
 
   for (const [field, filters] of Object.entries(ROOT_LISTS)) {
@@ -144,6 +145,50 @@ describe("query plans of the root list fields (EXPLAIN)", () => {
         }
       }
     });
+  }
+
+  // Issue 24: every order `orderBy` chooses reads its property's index in that order, a page
+  // after a cursor from the cursor's value on; the `id` tie-break sorts within one value only.
+  const ORDERABLE: Record<string, Record<string, string>> = {
+    decisions: {
+      DECIDED_AT: "decidedAt",
+      REGRET_SCORE: "regretScore",
+      EXECUTION_GAP_DAYS: "executionGapDays",
+      TITLE: "title",
+    },
+    features: { NAME: "name", SHIPPED_ON: "shippedOn" },
+    disagreements: { RAISED_AT: "raisedAt", RESOLVED_AT: "resolvedAt" },
+    topics: { NAME: "name" },
+    customers: { NAME: "name" },
+    people: { NAME: "name" },
+  };
+  for (const [field, orders] of Object.entries(ORDERABLE)) {
+    for (const [order, property] of Object.entries(orders)) {
+      for (const direction of ["ASC", "DESC"]) {
+        const orderBy = `orderBy: {field: ${order}, direction: ${direction}}`;
+        it(`plans ${field}(${orderBy}) and its pages after a cursor as ordered reads of the ${property} index`, async () => {
+          const { body } = await service.graphql(
+            `{ ${field}Connection(first: 1, ${orderBy}) { pageInfo { endCursor } } }`,
+          );
+          const after = JSON.stringify(body.data[`${field}Connection`].pageInfo.endCursor);
+          for (const selection of [
+            `${field}(${orderBy}, limit: 3) { id }`,
+            `${field}Connection(${orderBy}, first: 2, after: ${after}) { nodes { id } }`,
+          ]) {
+            const operators = await checkPlan(selection, "");
+            const ordered = operators.filter(
+              (node) =>
+                /^NodeIndexSeekByRange$/.test(operator(node)) && details(node).includes(`(${property})`),
+            );
+            expect(ordered.map(details), `${selection} reads the ${property} index`).not.to.deep.equal([]);
+            expect(
+              operators.some((node) => /^(PartialTop|Limit)$/.test(operator(node))),
+              `${selection}: an ordered read cut to its page`,
+            ).to.equal(true);
+          }
+        });
+      }
+    }
   }
 
   // Groups read every row the filters keep: with a filter, from its index or parent node only.

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { ConfigError, loadConfig } from "../src/config.js";
 import { decodeCursor, encodeCursor, type ElementType, type Position } from "../src/cypher/cursor.js";
+import { listOrder, orderOfTag } from "../src/cypher/order.js";
 import { chooseRequestId } from "../src/http/request-id.js";
 import { splitStatements } from "../src/neo4j/apply-cypher.js";
 import { withoutCredentials } from "../src/neo4j/connect.js";
@@ -142,6 +143,9 @@ describe("withoutCredentials", () => {
 });
 
 describe("decodeCursor", () => {
+  /** A list's own order (no `orderBy`). */
+  const own = (type: ElementType) => listOrder(type);
+
   it("gives back the position a cursor was written for, by element type", () => {
     const positions: Position[] = [
       ["Decision", "1743465600", 123000000, "d1"],
@@ -155,13 +159,62 @@ describe("decodeCursor", () => {
       ["Topic", "", "t0"],
     ];
     for (const position of positions) {
-      expect(decodeCursor(encodeCursor(position), position[0] as ElementType)).to.deep.equal(position);
+      expect(decodeCursor(encodeCursor(position), own(position[0] as ElementType))).to.deep.equal(position);
     }
   });
 
+  it("gives back the positions of the orders orderBy chooses, tagged with their order", () => {
+    const cases: [Position, ElementType, { field: string; direction: string }][] = [
+      [["Decision/REGRET_SCORE/ASC", 0.25, "d1"], "Decision", { field: "REGRET_SCORE", direction: "ASC" }],
+      [
+        ["Decision/EXECUTION_GAP_DAYS/DESC", -3, "d1"],
+        "Decision",
+        { field: "EXECUTION_GAP_DAYS", direction: "DESC" },
+      ],
+      [["Decision/TITLE/DESC", null, "d2"], "Decision", { field: "TITLE", direction: "DESC" }],
+      [
+        ["Decision/DECIDED_AT/ASC", "1743465600", 5, "d3"],
+        "Decision",
+        { field: "DECIDED_AT", direction: "ASC" },
+      ],
+      [
+        ["Disagreement/RESOLVED_AT/DESC", null, null, "g1"],
+        "Disagreement",
+        { field: "RESOLVED_AT", direction: "DESC" },
+      ],
+      [["Feature/SHIPPED_ON/ASC", "2025-01-31", "f1"], "Feature", { field: "SHIPPED_ON", direction: "ASC" }],
+      [["Person/NAME/DESC", "Zoë", "p1"], "Person", { field: "NAME", direction: "DESC" }],
+    ];
+    for (const [position, type, orderBy] of cases) {
+      expect(decodeCursor(encodeCursor(position), listOrder(type, orderBy))).to.deep.equal(position);
+      expect(orderOfTag(type, position[0])?.tag).to.equal(position[0]);
+    }
+    // orderBy naming a list's own order is that order: its cursors carry the bare type.
+    expect(listOrder("Decision", { field: "DECIDED_AT", direction: "DESC" }).tag).to.equal("Decision");
+    expect(listOrder("Topic", { field: "NAME", direction: "ASC" }).tag).to.equal("Topic");
+    expect(orderOfTag("Decision", "Decision/DECIDED_AT/DESC")).to.equal(undefined);
+  });
+
   it("refuses another element type's cursor, naming both types", () => {
-    expect(decodeCursor(encodeCursor(["Topic", "Pricing", "t1"]), "Feature")).to.equal(
+    expect(decodeCursor(encodeCursor(["Topic", "Pricing", "t1"]), own("Feature"))).to.equal(
       "is a cursor of a list of Topic, not of Feature",
+    );
+    expect(decodeCursor(encodeCursor(["Topic/NAME/DESC", "Pricing", "t1"]), own("Feature"))).to.equal(
+      "is a cursor of a list of Topic, not of Feature",
+    );
+  });
+
+  it("refuses a cursor of another order of the same list, naming both orders (contract §7)", () => {
+    const regret = listOrder("Decision", { field: "REGRET_SCORE", direction: "DESC" });
+    const suffix = " (contract §7: a cursor names a position in its own order)";
+    expect(decodeCursor(encodeCursor(["Decision", "1743465600", 0, "d1"]), regret)).to.equal(
+      `is a cursor of the order DECIDED_AT DESC, not of REGRET_SCORE DESC${suffix}`,
+    );
+    expect(decodeCursor(encodeCursor(["Decision/REGRET_SCORE/ASC", 0.5, "d1"]), regret)).to.equal(
+      `is a cursor of the order REGRET_SCORE ASC, not of REGRET_SCORE DESC${suffix}`,
+    );
+    expect(decodeCursor(encodeCursor(["Decision/REGRET_SCORE/DESC", 0.5, "d1"]), own("Decision"))).to.equal(
+      `is a cursor of the order REGRET_SCORE DESC, not of DECIDED_AT DESC${suffix}`,
     );
   });
 
@@ -189,7 +242,18 @@ describe("decodeCursor", () => {
       [encodeCursor(["Commitment", 20250501, "m"]), "Commitment"],
       [`${Buffer.from([0x5b, 0x22, 0xff, 0x22, 0x5d]).toString("base64url")}=`, "Topic"],
     ];
-    for (const [cursor, type] of cases) expect(decodeCursor(cursor, type), cursor).to.equal(damaged);
+    for (const [cursor, type] of cases) expect(decodeCursor(cursor, own(type)), cursor).to.equal(damaged);
+    const regret = listOrder("Decision", { field: "REGRET_SCORE", direction: "ASC" });
+    for (const position of [
+      ["Decision/REGRET_SCORE/ASC", "0.5", "d"],
+      ["Decision/REGRET_SCORE/ASC", 0.5, 0, "d"],
+      ["Decision/REGRET_SCORE/ASC", 0.5],
+      ["Decision/REGRET_SCORE/UP", 0.5, "d"],
+      ["Decision/COLOUR/ASC", 0.5, "d"],
+      ["Decision/DECIDED_AT/DESC", "1", 0, "d"],
+    ] as Position[]) {
+      expect(decodeCursor(encodeCursor(position), regret), JSON.stringify(position)).to.equal(damaged);
+    }
   });
 });
 

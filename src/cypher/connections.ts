@@ -3,11 +3,11 @@
 // page's rows, whether more follow, its count when selected); the connection and edge types read
 // it. A root connection's statement is built per request: the list's one start and filters, the
 // cursor's seek only when `after` is given, the count only when `totalCount` is selected.
-import { comesAfter, cursorOf, ORDERS, positionOf, type ElementType } from "./cursor.js";
+import { comesAfter, cursorOf, positionOf } from "./cursor.js";
 import { countRows } from "./counts.js";
 import type { ElementList } from "./domain.js";
-import { pageSize, POSITION, rootPage } from "./lists.js";
-import { orderBy } from "./order.js";
+import { pageSize, POSITION, requestedOrder, rootPage } from "./lists.js";
+import { orderBy, type ElementType, type ListOrder } from "./order.js";
 import { given, selects, type FieldRequest } from "./request.js";
 import { call, lines } from "./text.js";
 
@@ -15,22 +15,26 @@ import { call, lines } from "./text.js";
 const AT_POSITION = `UNWIND [${positionOf("after")}] AS ${POSITION}`;
 
 /**
- * A connection's map: its page's rows, and `totalCount` and `pageInfo` when the request selects
- * them. Those two are plain fields of the connection type, read from the map: a `@cypher` field
- * there would wrap two more subqueries around each in the request's Cypher, for Neo4j to plan
- * (about 120 of the 200 ms a connection with `totalCount` took to plan, measured at 10k).
+ * A connection's map: its page's rows, their edges (each row with its cursor in the connection's
+ * order) when `edges` is selected, and `totalCount` and `pageInfo` when the request selects them.
+ * Those are plain fields of the connection type, read from the map: a `@cypher` field there would
+ * wrap two more subqueries around each in the request's Cypher, for Neo4j to plan (about 120 of
+ * the 200 ms a connection with `totalCount` took to plan, measured at 10k).
  */
-function connectionMap(type: ElementType, request: FieldRequest, total: string): string[] {
+function connectionMap(order: ListOrder, request: FieldRequest, total: string): string[] {
+  const connection = `${order.type}Connection`;
   const FIRST = pageSize(request, "first");
   const fields = [`rows: rows[..${FIRST}]`];
-  if (selects(request, `${type}Connection`, "totalCount")) fields.push(`totalCount: ${total}`);
-  if (!selects(request, `${type}Connection`, "pageInfo")) return [`RETURN {${fields.join(", ")}} AS c`];
+  if (selects(request, connection, "edges"))
+    fields.push(`edges: [n IN rows[..${FIRST}] | {cursor: ${cursorOf("n", order)}, node: n}]`);
+  if (selects(request, connection, "totalCount")) fields.push(`totalCount: ${total}`);
+  if (!selects(request, connection, "pageInfo")) return [`RETURN {${fields.join(", ")}} AS c`];
   fields.push(`pageInfo: {hasNextPage: size(rows) > ${FIRST}, endCursor: endCursor}`);
   return [
     // The page's last row, read back as a node (see asNode) for its cursor.
     ...call(
       ["rows"],
-      [asNode(`UNWIND rows[..${FIRST}][-1..] AS n`, "n"), `RETURN ${cursorOf("n", type)} AS endCursor`],
+      [asNode(`UNWIND rows[..${FIRST}][-1..] AS n`, "n"), `RETURN ${cursorOf("n", order)} AS endCursor`],
       true,
     ),
     `RETURN {${fields.join(", ")}} AS c`,
@@ -47,13 +51,14 @@ export function rootConnection(list: ElementList, request: FieldRequest): string
     ...call(after ? [POSITION] : [], rootPage(list, request, { size: `${FIRST} + 1`, after })),
     `WITH collect(${list.v}) AS rows`,
     ...(counted ? call([], countRows(list, request)) : []),
-    ...connectionMap(list.type, request, "total"),
+    ...connectionMap(requestedOrder(list.type, request), request, "total"),
   );
 }
 
 /**
- * The connection of a list under one parent node (`this`): all its rows are read (they are few),
- * counted for `totalCount`, and those after the cursor's position sorted for the page.
+ * The connection of a list under one parent node (`this`) in the requested order: all its rows
+ * are read (they are few), counted for `totalCount`, and those after the cursor's position sorted
+ * for the page.
  */
 export function nestedConnection(
   pattern: string,
@@ -64,6 +69,7 @@ export function nestedConnection(
   const FIRST = pageSize(request, "first");
   const after = given(request, "after");
   const imports = after ? [POSITION] : [];
+  const order = requestedOrder(type, request);
   return lines(
     ...(after ? [AT_POSITION] : []),
     `OPTIONAL MATCH ${pattern}`,
@@ -72,15 +78,15 @@ export function nestedConnection(
       ["every", ...imports],
       [
         `UNWIND every AS ${v}`,
-        ...(after ? [`WITH ${v} WHERE ${comesAfter(v, type, POSITION)}`] : []),
+        ...(after ? [`WITH ${v} WHERE ${comesAfter(v, order, POSITION)}`] : []),
         `RETURN ${v}`,
-        `ORDER BY ${orderBy(v, ORDERS[type])}`,
+        `ORDER BY ${orderBy(v, order)}`,
         `LIMIT ${FIRST} + 1`,
       ],
       true,
     ),
     `WITH every, collect(${v}) AS rows`,
-    ...connectionMap(type, request, "size(every)"),
+    ...connectionMap(order, request, "size(every)"),
   );
 }
 
@@ -95,11 +101,11 @@ export function asNode(expression: string, v: string): string {
     : `WITH ${expression} AS ${v} MATCH (${v})`;
 }
 
-/** The statements of `<Type>Connection` and `<Type>Edge`: the page as edges and nodes, and where it ends. */
+/** The statements of `<Type>Connection` and `<Type>Edge`: the page as edges and nodes. */
 export function connectionTypeStatements(type: ElementType): Record<string, string> {
   const v = "n";
   return {
-    [`${type}Connection.edges`]: `${asNode(`UNWIND this.rows AS ${v}`, v)} RETURN {cursor: ${cursorOf(v, type)}, node: ${v}} AS e`,
+    [`${type}Connection.edges`]: "UNWIND this.edges AS e RETURN e",
     [`${type}Connection.nodes`]: `${asNode(`UNWIND this.rows AS ${v}`, v)} RETURN ${v}`,
     [`${type}Edge.node`]: `${asNode("this.node", "n")} RETURN n`,
   };

@@ -1,44 +1,19 @@
 // A connection's cursor (contract §7): a position in a list's order, never an offset. It is the
-// base64url of a JSON array: the element type, then the row's sort key and its `id`. Cypher writes
+// base64url of a JSON array: the order's tag (the element type, for its own order), then the
+// row's sort key and its `id`. Cypher writes
 // it (`cursorOf`) and reads it back (`positionOf`, APOC core's base64 and JSON functions); this
 // module also checks one arriving in `after` before any Cypher runs, so the database only ever
 // reads cursors of the shape it wrote. The format is spelled here once for both sides.
 
-import {
-  isServableDate,
-  isServableInstant,
-  isServableText,
-  servableDate,
-  servableInstant,
-  servableText,
-} from "./values.js";
+import { orderName, orderOfTag, servable, isServable, valueOf, type ListOrder } from "./order.js";
 
-/** A list's order (contract §7). Every order ends with the `id` tie-break, so it is total. */
-export type ListOrder =
-  /** Newest instant first, whatever zone it was written in; rows without one last. */
-  | { newestFirst: string }
-  /** Earliest `DATE` first; rows without one last. */
-  | { earliestFirst: string }
-  /** By `name` in Neo4j's order for stored strings. */
-  | "name";
-
-/** Each element type has one order, whatever list it is in: a cursor names its type's order. */
-export const ORDERS = {
-  Decision: { newestFirst: "decidedAt" },
-  Disagreement: { newestFirst: "raisedAt" },
-  Commitment: { earliestFirst: "dueOn" },
-  Feature: "name",
-  Topic: "name",
-  Customer: "name",
-  Person: "name",
-} as const satisfies Record<string, ListOrder>;
-
-export type ElementType = keyof typeof ORDERS;
+export type { ElementType } from "./order.js";
 
 /**
- * A decoded position: `[type, "epochSeconds", nanosecond, id]` for an instant (the seconds as text:
- * Neo4j's range exceeds JSON numbers' exact integers), `[type, "YYYY-MM-DD", id]` for a date,
- * `[type, name, id]` for a name. A null key is a row without one (it sorts last).
+ * A decoded position: `[tag, "epochSeconds", nanosecond, id]` for an instant (the seconds as text:
+ * Neo4j's range exceeds JSON numbers' exact integers), `[tag, "YYYY-MM-DD", id]` for a date,
+ * `[tag, text, id]` for a text, `[tag, number, id]` for a number; the tag names the order
+ * (`ListOrder.tag`). A null key is a row without one (it sorts last).
  */
 export type Position = [string, ...(number | string | null)[]];
 
@@ -49,12 +24,12 @@ const EPOCH_SECONDS = /^-?(0|[1-9]\d{0,16})$/;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
- * The position `cursor` names in a list of `type`, or why it does not name one: damaged, or
- * written for a list of another element type (and so another order). Strict: the text must be
+ * The position `cursor` names in a list in `order`, or why it does not name one: damaged, or
+ * written for a list of another element type or in another order. Strict: the text must be
  * exactly what Cypher writes for some row (canonical base64url with padding, a JSON array of the
  * order's shape), so that Neo4j never reads a cursor differently from this check.
  */
-export function decodeCursor(cursor: string, type: ElementType): Position | string {
+export function decodeCursor(cursor: string, order: ListOrder): Position | string {
   const damaged = "is not a cursor of this list (damaged, or not a cursor)";
   if (!BASE64URL.test(cursor) || cursor.length % 4 !== 0) return damaged;
   const bytes = Buffer.from(cursor, "base64url");
@@ -66,28 +41,37 @@ export function decodeCursor(cursor: string, type: ElementType): Position | stri
     return damaged;
   }
   if (!Array.isArray(value) || typeof value[0] !== "string") return damaged;
-  if (value[0] !== type) return `is a cursor of a list of ${value[0].slice(0, 40)}, not of ${type}`;
+  const tag = value[0];
+  const [tagType = ""] = tag.split("/");
+  if (tagType !== order.type) return `is a cursor of a list of ${tagType.slice(0, 40)}, not of ${order.type}`;
+  if (tag !== order.tag) {
+    const other = orderOfTag(order.type, tag);
+    return other === undefined
+      ? damaged
+      : `is a cursor of the order ${orderName(other)}, not of ${orderName(order)} (contract §7: a cursor names a position in its own order)`;
+  }
   const [, ...key] = value as unknown[];
   const id = key.at(-1);
   if (typeof id !== "string") return damaged;
-  const order: ListOrder = ORDERS[type];
-  if (order === "name") {
-    return key.length === 2 && (key[0] === null || typeof key[0] === "string") ? [type, key[0], id] : damaged;
-  }
-  if ("earliestFirst" in order) {
-    return key.length === 2 && (key[0] === null || (typeof key[0] === "string" && CALENDAR_DATE.test(key[0])))
-      ? [type, key[0], id]
-      : damaged;
+  if (order.kind !== "instant") {
+    if (key.length !== 2) return damaged;
+    const [at] = key;
+    const valid =
+      at === null ||
+      (order.kind === "number"
+        ? typeof at === "number" && Number.isFinite(at)
+        : typeof at === "string" && (order.kind === "text" || CALENDAR_DATE.test(at)));
+    return valid ? [tag, at as string | number | null, id] : damaged;
   }
   const [seconds, nanosecond] = key;
   if (key.length !== 3) return damaged;
-  if (seconds === null && nanosecond === null) return [type, null, null, id];
+  if (seconds === null && nanosecond === null) return [tag, null, null, id];
   return typeof seconds === "string" &&
     EPOCH_SECONDS.test(seconds) &&
     Number.isInteger(nanosecond) &&
     (nanosecond as number) >= 0 &&
     (nanosecond as number) < 1e9
-    ? [type, seconds, nanosecond as number, id]
+    ? [tag, seconds, nanosecond as number, id]
     : damaged;
 }
 
@@ -99,18 +83,16 @@ export function encodeCursor(position: Position): string {
 
 /** The sort key of row `v` in `order`, as a Cypher list (the cursor's middle): nulls without a servable value. */
 function keyOf(v: string, order: ListOrder): string {
-  if (order === "name") return `[CASE WHEN ${servableText(`${v}.name`)} THEN ${v}.name END]`;
-  if ("earliestFirst" in order) {
-    const on = `${v}.${order.earliestFirst}`;
-    return `[CASE WHEN ${servableDate(on)} THEN toString(${on}) END]`;
-  }
-  const at = `${v}.${order.newestFirst}`;
-  return `CASE WHEN ${servableInstant(at)} THEN [toString(${at}.epochSeconds), ${at}.nanosecond] ELSE [null, null] END`;
+  const value = valueOf(v, order);
+  const ok = servable(order, value);
+  if (order.kind === "instant")
+    return `CASE WHEN ${ok} THEN [toString(${value}.epochSeconds), ${value}.nanosecond] ELSE [null, null] END`;
+  return `[CASE WHEN ${ok} THEN ${order.kind === "date" ? `toString(${value})` : value} END]`;
 }
 
-/** Cypher for the cursor of row `v`, a node of `type`. */
-export function cursorOf(v: string, type: ElementType): string {
-  return `apoc.text.base64UrlEncode(apoc.convert.toJson(['${type}'] + ${keyOf(v, ORDERS[type])} + [${v}.id]))`;
+/** Cypher for the cursor of row `v` in `order`. */
+export function cursorOf(v: string, order: ListOrder): string {
+  return `apoc.text.base64UrlEncode(apoc.convert.toJson(['${order.tag}'] + ${keyOf(v, order)} + [${v}.id]))`;
 }
 
 /** Cypher for the position a given cursor parameter names (the request pipeline has checked its shape). */
@@ -127,8 +109,8 @@ export function positionOf(parameter: string): string {
  * the order's index whose union it must sort, where one seek from the position (the list's
  * `seekOf`) reads the index in order (test/plans.test.ts).
  */
-export function comesAfter(v: string, type: ElementType, position: string): string {
-  return comesAfterIn(v, type, position, false);
+export function comesAfter(v: string, order: ListOrder, position: string): string {
+  return comesAfterIn(v, order, position, false);
 }
 
 /**
@@ -136,36 +118,36 @@ export function comesAfter(v: string, type: ElementType, position: string): stri
  * them): the key comparison alone. From a position without a key it is null for every row (a
  * comparison with null), so the read keeps none, as the full test would.
  */
-export function keyedComesAfter(v: string, type: ElementType, position: string): string {
-  return comesAfterIn(v, type, position, true);
+export function keyedComesAfter(v: string, order: ListOrder, position: string): string {
+  return comesAfterIn(v, order, position, true);
 }
 
-function comesAfterIn(v: string, type: ElementType, position: string, keyed: boolean): string {
-  const order: ListOrder = ORDERS[type];
+/** The `id` of a position (see {@link Position}): after an instant's two items, or a value's one. */
+export const positionId = (order: ListOrder, position: string): string =>
+  `${position}[${order.kind === "instant" ? 3 : 2}]`;
+
+/** The position's key as the property's value (a date's text read back as a `DATE`). */
+export const positionValue = (order: ListOrder, position: string): string =>
+  order.kind === "date" ? `date(${position}[1])` : `${position}[1]`;
+
+function comesAfterIn(v: string, order: ListOrder, position: string, keyed: boolean): string {
   const p = position;
-  if (order !== "name" && "newestFirst" in order) {
-    const at = `${v}.${order.newestFirst}`;
-    const compared = `[-${at}.epochSeconds, -${at}.nanosecond, ${v}.id] > [-toInteger(${p}[1]), -${p}[2], ${p}[3]]`;
-    if (keyed) return compared;
-    const valued = isServableInstant(at);
-    return (
-      `CASE WHEN ${p}[1] IS NULL THEN NOT ${valued} AND ${v}.id > ${p}[3]` +
-      ` WHEN ${servableInstant(at)} THEN ${compared} ELSE true END`
-    );
+  const value = valueOf(v, order);
+  const id = positionId(order, p);
+  let compared: string;
+  if (order.kind === "instant") {
+    const sign = order.direction === "DESC" ? "-" : "";
+    compared = `[${sign}${value}.epochSeconds, ${sign}${value}.nanosecond, ${v}.id] > [${sign}toInteger(${p}[1]), ${sign}${p}[2], ${id}]`;
+  } else if (order.direction === "ASC") {
+    compared = `[${value}, ${v}.id] > [${positionValue(order, p)}, ${id}]`;
+  } else {
+    // No negation of a text or a date: the equal key's rows by `id`, the others below it.
+    const at = positionValue(order, p);
+    compared = `CASE WHEN ${value} = ${at} THEN ${v}.id > ${id} ELSE ${value} < ${at} END`;
   }
-  if (order === "name") {
-    if (keyed) return `[${v}.name, ${v}.id] > [${p}[1], ${p}[2]]`;
-    const named = isServableText(`${v}.name`);
-    return (
-      `CASE WHEN ${p}[1] IS NULL THEN NOT ${named} AND ${v}.id > ${p}[2]` +
-      ` WHEN ${servableText(`${v}.name`)} THEN [${v}.name, ${v}.id] > [${p}[1], ${p}[2]] ELSE true END`
-    );
-  }
-  const on = `${v}.${order.earliestFirst}`;
-  if (keyed) return `[${on}, ${v}.id] > [date(${p}[1]), ${p}[2]]`;
-  const valued = isServableDate(on);
+  if (keyed) return compared;
   return (
-    `CASE WHEN ${p}[1] IS NULL THEN NOT ${valued} AND ${v}.id > ${p}[2]` +
-    ` WHEN ${servableDate(on)} THEN [${on}, ${v}.id] > [date(${p}[1]), ${p}[2]] ELSE true END`
+    `CASE WHEN ${p}[1] IS NULL THEN NOT ${isServable(order, value)} AND ${v}.id > ${id}` +
+    ` WHEN ${servable(order, value)} THEN ${compared} ELSE true END`
   );
 }

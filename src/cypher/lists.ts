@@ -1,13 +1,20 @@
 // Lists in their order (contract §7): a root list's page read from an index in order, a list under
 // one parent node, a lookup by id and a single-valued link. A root list's statement is built for
 // each request from the arguments it gives: its one start, its filters, its cursor's seek.
-import { comesAfter, keyedComesAfter, ORDERS, type ListOrder } from "./cursor.js";
+import { comesAfter, keyedComesAfter, positionId, positionValue } from "./cursor.js";
 import type { ElementList } from "./domain.js";
 import { conditionsOf, seekOf } from "./filters.js";
-import { orderBy } from "./order.js";
+import {
+  isServable,
+  listOrder,
+  orderBy,
+  servableBounds,
+  valueOf,
+  type ElementType,
+  type ListOrder,
+} from "./order.js";
 import { given, givenOf, type FieldRequest } from "./request.js";
 import { call, lines, where } from "./text.js";
-import { isServableInstant, isServableText, servableInstantBounds } from "./values.js";
 
 /** The variable holding a connection's `after` position in its statement. */
 export const POSITION = "position";
@@ -28,8 +35,13 @@ export interface Page {
 export const pageSize = (request: FieldRequest, argument: "limit" | "first"): string =>
   given(request, argument) ? `$${argument}` : "20";
 
-/** The earliest `DATETIME` Neo4j can hold: every stored instant is at or after it. */
+/** The earliest and the latest `DATETIME` Neo4j can hold: every stored instant lies between them. */
 const EARLIEST_INSTANT = "datetime('-999999999-01-01T00:00:00+18:00')";
+const LATEST_INSTANT = "datetime('+999999999-12-31T23:59:59.999999999-18:00')";
+
+/** The order a list field's request asks for: its `orderBy`, else the element type's own (contract §7). */
+export const requestedOrder = (type: ElementType, request: FieldRequest): ListOrder =>
+  listOrder(type, request.arguments.orderBy);
 
 /** The arguments of a list that the request gives: its parent's and its filters'. */
 export function givenArguments(list: ElementList, request: FieldRequest): Set<string> {
@@ -43,16 +55,16 @@ export function givenArguments(list: ElementList, request: FieldRequest): Set<st
 }
 
 /**
- * A root list's page: clauses returning its rows `v` in the list's order, `page.size` of them.
+ * A root list's page: clauses returning its rows `v` in the requested order, `page.size` of them.
  * With its parent given, that node's relationships (sorted as they come: they are few); else the
- * label's index in the list's order.
+ * index of the ordered property, read in order.
  */
 export function rootPage(list: ElementList, request: FieldRequest, page: Page): string[] {
   const given = givenArguments(list, request);
   const { type, v, parent } = list;
-  const order = ORDERS[type];
+  const order = requestedOrder(type, request);
   const conditions = list.filters.flatMap((filter) => conditionsOf(v, filter, given));
-  const filters = [...conditions, ...(page.after ? [comesAfter(v, type, POSITION)] : [])];
+  const filters = [...conditions, ...(page.after ? [comesAfter(v, order, POSITION)] : [])];
   if (parent !== undefined && given.has(parent.argument)) {
     return [
       `MATCH (${parent.v}:${parent.label} {id: $${parent.argument}})${parent.relationship}(${v}:${type})`,
@@ -66,36 +78,52 @@ export function rootPage(list: ElementList, request: FieldRequest, page: Page): 
     ];
   }
   // The index reads below hold only rows with a servable key: the key comparison decides.
-  const keyed = [...conditions, ...(page.after ? [keyedComesAfter(v, type, POSITION)] : [])];
-  if (order === "name") return byNamePage(list, keyed, conditions, page);
-  if ("newestFirst" in order) return newestFirstPage(list, order.newestFirst, given, keyed, conditions, page);
-  throw new Error(`${type} has no root list`);
+  const keyed = [...conditions, ...(page.after ? [keyedComesAfter(v, order, POSITION)] : [])];
+  return order.kind === "instant"
+    ? instantPage(list, order, given, keyed, conditions, page)
+    : valuePage(list, order, keyed, conditions, page);
 }
 
 /**
- * A root list ordered by `name`: the label's range index on `name` is read in order over its
- * strings (from the cursor's name, for a connection's page), the filters are checked as rows come,
- * and the `id` tie-break sorts only rows of one name (a partial top). Rows without a name (none,
- * or one of another type: values.ts) come last by `id`, from the `id` constraint's index, and only
- * when the named rows did not fill the page, as a newest-first list's undated rows do.
+ * A root list ordered by a text, a number or a date: the label's range index on the property is
+ * read in the order's direction over its servable values (from the cursor's value, for a
+ * connection's page), the filters are checked as rows come, and the `id` tie-break sorts only
+ * rows of one value (a partial top). Rows without a value (none, or one of another type:
+ * values.ts) come last by `id`, from the `id` constraint's index, and only when the valued rows
+ * did not fill the page, as a list by instants' undated rows do.
  */
-function byNamePage(list: ElementList, filters: string[], conditions: string[], page: Page): string[] {
+function valuePage(
+  list: ElementList,
+  order: ListOrder,
+  filters: string[],
+  conditions: string[],
+  page: Page,
+): string[] {
   const { type: label, v } = list;
   const p = POSITION;
+  const value = valueOf(v, order);
   const imports = page.after ? [p] : [];
-  const byIndex = (index: string) => [`MATCH (${v}:${label})`, `USING INDEX ${v}:${label}(${index})`];
+  const descending = order.direction === "DESC";
+  // From the position's value on, in the order's direction; from a position without a value,
+  // the comparison with null seeks nothing: the rows without one follow it.
+  const bounds = servableBounds(order, value);
+  const seek = !page.after
+    ? bounds
+    : descending
+      ? [bounds[0] ?? "", `${value} <= ${positionValue(order, p)}`]
+      : [`${value} >= ${positionValue(order, p)}`, ...bounds.slice(1)];
   return [
     ...call(imports, [
-      ...byIndex("name"),
-      // From a position without a name, `>= null` seeks nothing: the unnamed rows follow it.
-      where([page.after ? `${v}.name >= ${p}[1]` : `${v}.name >= ''`, ...filters]),
-      `WITH ${v} ORDER BY ${v}.name, ${v}.id LIMIT ${page.size}`,
+      `MATCH (${v}:${label})`,
+      `USING INDEX ${v}:${label}(${order.property})`,
+      where([...seek, ...filters]),
+      `WITH ${v} ORDER BY ${value}${descending ? " DESC" : ""}, ${v}.id LIMIT ${page.size}`,
       `RETURN collect(${v}) AS page`,
     ]),
-    ...unsortedTail(list, "unnamed", `NOT ${isServableText(`${v}.name`)}`, conditions, page),
-    `UNWIND page + coalesce(unnamed, page[..0]) AS ${v}`,
+    ...unsortedTail(list, order, "unvalued", `NOT ${isServable(order, value)}`, conditions, page),
+    `UNWIND page + coalesce(unvalued, page[..0]) AS ${v}`,
     `RETURN ${v}`,
-    `ORDER BY ${orderBy(v, "name")}`,
+    `ORDER BY ${orderBy(v, order)}`,
     `LIMIT ${page.size}`,
   ];
 }
@@ -108,6 +136,7 @@ function byNamePage(list: ElementList, filters: string[], conditions: string[], 
  */
 function unsortedTail(
   list: ElementList,
+  order: ListOrder,
   name: string,
   condition: string,
   conditions: string[],
@@ -116,9 +145,7 @@ function unsortedTail(
   const { type: label, v } = list;
   const p = POSITION;
   const imports = page.after ? [p] : [];
-  // A position is [type, …key, id]: an instant's key is two items, a name's or a date's one.
-  const order: ListOrder = ORDERS[label];
-  const id = order !== "name" && "newestFirst" in order ? `${p}[3]` : `${p}[2]`;
+  const id = positionId(order, p);
   return call(
     ["page", ...imports],
     [
@@ -145,10 +172,10 @@ function unsortedTail(
 }
 
 /**
- * A root list ordered newest `property` first. The label's range index on `property` is read in
- * descending order, within the servable instants (values.ts), up to one page of rows that pass
- * the filters; rows without a servable instant (none, another type, beyond the years 0000–9999)
- * count as undated, so:
+ * A root list ordered by an instant (newest first, or oldest first). The label's range index on
+ * the property is read in the order's direction, within the servable instants (values.ts), up to
+ * one page of rows that pass the filters; rows without a servable instant (none, another type,
+ * beyond the years 0000–9999) count as undated, so:
  *
  * - rows at the page's last instant but in another zone (or cut by the LIMIT) may lie just past
  *   it in the index: the second read takes that instant's neighbourhood (±1 s);
@@ -156,41 +183,47 @@ function unsortedTail(
  *   only when the dated rows did not fill the page (and no date bound excludes undated rows).
  *
  * The reads together hold the page; the final `ORDER BY` puts it in contract order. A date range
- * bounds the first read (see {@link seekOf}). A connection's page starts after its cursor's
- * position: the dated read seeks from that instant (a second later, likewise), the undated read
- * from that `id`, and an undated position skips the dated read.
+ * on the ordered property bounds the first read (see {@link seekOf}). A connection's page starts
+ * after its cursor's position: the dated read seeks from that instant (a second further,
+ * likewise), the undated read from that `id`, and an undated position skips the dated read.
  */
-function newestFirstPage(
+function instantPage(
   list: ElementList,
-  property: string,
+  order: ListOrder,
   given: ReadonlySet<string>,
   filters: string[],
   conditions: string[],
   page: Page,
 ): string[] {
   const { type: label, v } = list;
-  const at = `${v}.${property}`;
+  const { property } = order;
+  const at = valueOf(v, order);
   const p = POSITION;
   const imports = page.after ? [p] : [];
+  const descending = order.direction === "DESC";
   const range = list.filters.find((filter) => filter.kind === "dayRange" && filter.property === property);
   const bounds = range === undefined ? [] : seekOf(v, range, given).bounds;
+  const position = `datetime({epochSeconds: toInteger(${p}[1]), nanosecond: ${p}[2]})`;
   const seek = [
-    ...(bounds.length === 0 ? servableInstantBounds(at) : bounds),
+    ...(bounds.length === 0 ? servableBounds(order, at) : bounds),
     ...(page.after
       ? [
-          `${at} <= CASE WHEN ${p}[1] IS NULL THEN ${EARLIEST_INSTANT} ` +
-            `ELSE datetime({epochSeconds: toInteger(${p}[1]), nanosecond: ${p}[2]}) + duration('PT1S') END`,
+          descending
+            ? `${at} <= CASE WHEN ${p}[1] IS NULL THEN ${EARLIEST_INSTANT} ELSE ${position} + duration('PT1S') END`
+            : `${at} >= CASE WHEN ${p}[1] IS NULL THEN ${LATEST_INSTANT} ELSE ${position} - duration('PT1S') END`,
         ]
       : []),
   ];
   const byIndex = (index: string) => [`MATCH (${v}:${label})`, `USING INDEX ${v}:${label}(${index})`];
   const undated =
-    bounds.length > 0 ? [] : unsortedTail(list, "undated", `NOT ${isServableInstant(at)}`, conditions, page);
+    bounds.length > 0
+      ? []
+      : unsortedTail(list, order, "undated", `NOT ${isServable(order, at)}`, conditions, page);
   return [
     ...call(imports, [
       ...byIndex(property),
       where([...seek, ...filters]),
-      `WITH ${v} ORDER BY ${at} DESC LIMIT ${page.size}`,
+      `WITH ${v} ORDER BY ${at}${descending ? " DESC" : ""} LIMIT ${page.size}`,
       `RETURN collect(${v}) AS page`,
     ]),
     ...call(
@@ -210,7 +243,7 @@ function newestFirstPage(
     // The ties read finds the page's last rows again.
     `WITH DISTINCT ${v}`,
     `RETURN ${v}`,
-    `ORDER BY ${orderBy(v, ORDERS[label])}`,
+    `ORDER BY ${orderBy(v, order)}`,
     `LIMIT ${page.size}`,
   ];
 }
@@ -231,20 +264,15 @@ export function singleLink(pattern: string, v: string): string {
 }
 
 /**
- * A list under one parent node (`this`): its relationships are few, so they are sorted as they
- * come. `DISTINCT`: duplicate relationships count once (§7).
+ * A list under one parent node (`this`) in the requested order: its relationships are few, so
+ * they are sorted as they come. `DISTINCT`: duplicate relationships count once (§7).
  */
-export function nestedList(
-  pattern: string,
-  v: string,
-  type: keyof typeof ORDERS,
-  request: FieldRequest,
-): string {
+export function nestedList(pattern: string, v: string, type: ElementType, request: FieldRequest): string {
   return lines(
     `MATCH ${pattern}`,
     `WITH DISTINCT ${v}`,
     `RETURN ${v}`,
-    `ORDER BY ${orderBy(v, ORDERS[type])}`,
+    `ORDER BY ${orderBy(v, requestedOrder(type, request))}`,
     `LIMIT ${pageSize(request, "limit")}`,
   );
 }

@@ -1,18 +1,179 @@
-import type { ListOrder } from "./cursor.js";
-import { servableDate, servableInstant, servableText } from "./values.js";
+// The orders of lists (contract §7): each element type's own order, and those `orderBy` chooses
+// (v1 additions, part 2). An order is data — the property, the kind of value it holds, the
+// direction — rendered by the functions below and by the list reads (lists.ts) and cursors
+// (cursor.ts). Rows without a servable value (values.ts) come last in both directions, by `id`;
+// every order ends with the `id` tie-break, ascending, so it is total.
+import {
+  isServableDate,
+  isServableInstant,
+  isServableNumber,
+  isServableText,
+  servableDate,
+  servableDateBounds,
+  servableInstant,
+  servableInstantBounds,
+  servableNumber,
+  servableNumberBounds,
+  servableText,
+} from "./values.js";
+
+/** What an ordered property holds (contract §8's types). */
+export type ValueKind = "instant" | "date" | "text" | "number";
+
+/** The properties each element type can be ordered by, by their `…OrderField` enum value. */
+const ORDER_FIELDS = {
+  Decision: {
+    DECIDED_AT: ["decidedAt", "instant"],
+    REGRET_SCORE: ["regretScore", "number"],
+    EXECUTION_GAP_DAYS: ["executionGapDays", "number"],
+    TITLE: ["title", "text"],
+  },
+  Disagreement: { RAISED_AT: ["raisedAt", "instant"], RESOLVED_AT: ["resolvedAt", "instant"] },
+  // Open commitments have no `orderBy`; their own order is named like the others.
+  Commitment: { DUE_ON: ["dueOn", "date"] },
+  Feature: { NAME: ["name", "text"], SHIPPED_ON: ["shippedOn", "date"] },
+  Topic: { NAME: ["name", "text"] },
+  Customer: { NAME: ["name", "text"] },
+  Person: { NAME: ["name", "text"] },
+} as const satisfies Record<string, Record<string, readonly [string, ValueKind]>>;
+
+export type ElementType = keyof typeof ORDER_FIELDS;
+
+/** Every element type of a list, and so of a cursor. */
+export const ELEMENT_TYPES = Object.keys(ORDER_FIELDS) as ElementType[];
+
+type Direction = "ASC" | "DESC";
+
+/** Each element type's own order (contract §7): what a list answers without `orderBy`. */
+const OWN_ORDERS: Record<ElementType, [field: string, direction: Direction]> = {
+  Decision: ["DECIDED_AT", "DESC"],
+  Disagreement: ["RAISED_AT", "DESC"],
+  Commitment: ["DUE_ON", "ASC"],
+  Feature: ["NAME", "ASC"],
+  Topic: ["NAME", "ASC"],
+  Customer: ["NAME", "ASC"],
+  Person: ["NAME", "ASC"],
+};
+
+/** One order of a list of `type`. */
+export interface ListOrder {
+  type: ElementType;
+  /** The enum value naming the field and the direction (`REGRET_SCORE`, `DESC`). */
+  field: string;
+  direction: Direction;
+  property: string;
+  kind: ValueKind;
+  /**
+   * What a cursor of this order names first: the element type for its own order (the cursors
+   * written before `orderBy` existed stay valid), `Type/FIELD/DIRECTION` for any other.
+   */
+  tag: string;
+}
+
+/**
+ * The order `orderBy` names for a list of `type` (`{field, direction}` as GraphQL coerced it,
+ * defaults applied); absent or null, the type's own order. `orderBy` naming the own order is
+ * that order, with its cursors.
+ */
+export function listOrder(type: ElementType, orderBy?: unknown): ListOrder {
+  const [ownField, ownDirection] = OWN_ORDERS[type];
+  const chosen = (orderBy ?? {}) as { field?: unknown; direction?: unknown };
+  const field = typeof chosen.field === "string" ? chosen.field : ownField;
+  const direction =
+    chosen.direction === "ASC" || chosen.direction === "DESC" ? chosen.direction : ownDirection;
+  const fields: Readonly<Record<string, readonly [string, ValueKind]>> = ORDER_FIELDS[type];
+  const known = fields[field];
+  if (known === undefined) throw new Error(`${type} has no order field ${field}`);
+  const own = field === ownField && direction === ownDirection;
+  return {
+    type,
+    field,
+    direction,
+    property: known[0],
+    kind: known[1],
+    tag: own ? type : `${type}/${field}/${direction}`,
+  };
+}
+
+/** The order a cursor's tag names, if it names one of `type` (see {@link ListOrder.tag}). */
+export function orderOfTag(type: ElementType, tag: string): ListOrder | undefined {
+  if (tag === type) return listOrder(type);
+  const [tagType, field, direction] = tag.split("/");
+  const fields: Readonly<Record<string, unknown>> = ORDER_FIELDS[type];
+  if (
+    tagType !== type ||
+    field === undefined ||
+    !(field in fields) ||
+    (direction !== "ASC" && direction !== "DESC")
+  )
+    return undefined;
+  const order = listOrder(type, { field, direction });
+  return order.tag === tag ? order : undefined;
+}
+
+/** The order's name as a caller writes it (`REGRET_SCORE ASC`), for messages. */
+export const orderName = (order: ListOrder): string => `${order.field} ${order.direction}`;
+
+/** The ordered property of row `v`. */
+export const valueOf = (v: string, order: ListOrder): string => `${v}.${order.property}`;
+
+/** True, or false or null, when `value` holds a servable value of the order's kind (for a `CASE WHEN`). */
+export function servable(order: ListOrder, value: string): string {
+  switch (order.kind) {
+    case "instant":
+      return servableInstant(value);
+    case "date":
+      return servableDate(value);
+    case "text":
+      return servableText(value);
+    case "number":
+      return servableNumber(value);
+  }
+}
+
+/** True (never null) when `value` holds a servable value of the order's kind: the form `NOT` can negate. */
+export function isServable(order: ListOrder, value: string): string {
+  switch (order.kind) {
+    case "instant":
+      return isServableInstant(value);
+    case "date":
+      return isServableDate(value);
+    case "text":
+      return isServableText(value);
+    case "number":
+      return isServableNumber(value);
+  }
+}
+
+/** Index-seekable bounds holding exactly the servable values of the order's kind. */
+export function servableBounds(order: ListOrder, value: string): string[] {
+  switch (order.kind) {
+    case "instant":
+      return servableInstantBounds(value);
+    case "date":
+      return servableDateBounds(value);
+    case "text":
+      return [servableText(value)];
+    case "number":
+      return servableNumberBounds(value);
+  }
+}
 
 /**
  * `ORDER BY` for a list of `v`. Neo4j orders two `DATETIME`s at one instant by their zones
  * (`+02:00` after `Z` after `-05:00`), so instants are compared as epoch seconds and nanoseconds,
- * which ties them for the `id` tie-break. A row's key is a list (`[0, …]` before `[1]`): rows
- * without a servable value (values.ts) come last, by `id`, and the accessors read only those with one.
+ * which ties them for the `id` tie-break; a row's key is then a list (`[0, …]` before `[1]`).
+ * Rows without a servable value come last in both directions, by `id`, and the accessors read
+ * only those with one.
  */
 export function orderBy(v: string, order: ListOrder): string {
-  if (order === "name") return `CASE WHEN ${servableText(`${v}.name`)} THEN ${v}.name END, ${v}.id`;
-  if ("newestFirst" in order) {
-    const at = `${v}.${order.newestFirst}`;
-    return `CASE WHEN ${servableInstant(at)} THEN [0, -${at}.epochSeconds, -${at}.nanosecond] ELSE [1] END, ${v}.id`;
+  const value = valueOf(v, order);
+  const ok = servable(order, value);
+  if (order.kind === "instant") {
+    const sign = order.direction === "DESC" ? "-" : "";
+    return `CASE WHEN ${ok} THEN [0, ${sign}${value}.epochSeconds, ${sign}${value}.nanosecond] ELSE [1] END, ${v}.id`;
   }
-  const on = `${v}.${order.earliestFirst}`;
-  return `CASE WHEN ${servableDate(on)} THEN [0, ${on}] ELSE [1] END, ${v}.id`;
+  // Ascending, null sorts last; descending, the rows without a value must be put last first.
+  if (order.direction === "ASC") return `CASE WHEN ${ok} THEN ${value} END, ${v}.id`;
+  return `CASE WHEN ${ok} THEN 0 ELSE 1 END, CASE WHEN ${ok} THEN ${value} END DESC, ${v}.id`;
 }

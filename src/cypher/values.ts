@@ -10,6 +10,8 @@ export const FIRST_SERVABLE_INSTANT = "datetime('0000T00Z')";
 export const AFTER_LAST_SERVABLE_INSTANT = "datetime('+10000T00Z')";
 const FIRST_DATE = "date('0000')";
 const AFTER_LAST_DATE = "date('+10000')";
+/** The largest finite FLOAT: a number beyond it (infinite) or NaN, which JSON cannot write, counts as absent. */
+const LARGEST_NUMBER = "1.7976931348623157e308";
 
 /**
  * Index-seekable bounds holding exactly the servable instants of `at`: a comparison with a
@@ -35,6 +37,28 @@ export const servableDate = (on: string): string => `${FIRST_DATE} <= ${on} < ${
 
 /** True (never null) when `on` holds a date the wire format writes. */
 export const isServableDate = (on: string): string => `coalesce(${servableDate(on)}, false)`;
+
+/** Index-seekable bounds holding exactly the servable dates of `on`. */
+export const servableDateBounds = (on: string): string[] => [
+  `${on} >= ${FIRST_DATE}`,
+  `${on} < ${AFTER_LAST_DATE}`,
+];
+
+/**
+ * True when `value` holds a finite number (INTEGER or FLOAT), else false or null (for a `CASE
+ * WHEN`): an infinity or NaN, which JSON and GraphQL cannot write, counts as absent.
+ */
+export const servableNumber = (value: string): string =>
+  `-${LARGEST_NUMBER} <= ${value} <= ${LARGEST_NUMBER}`;
+
+/** True (never null) when `value` holds a finite number. */
+export const isServableNumber = (value: string): string => `coalesce(${servableNumber(value)}, false)`;
+
+/** Index-seekable bounds holding exactly the finite numbers of `value`. */
+export const servableNumberBounds = (value: string): string[] => [
+  `${value} >= -${LARGEST_NUMBER}`,
+  `${value} <= ${LARGEST_NUMBER}`,
+];
 
 /** True when `text` holds a string, else false or null (for a `CASE WHEN`): a name of another type sorts as none. */
 export const servableText = (text: string): string => `${text} >= ''`;

@@ -2,7 +2,7 @@
 // each domain label's properties (the leaf fields of its type) with their type and whether §7
 // calls them non-null, the enums' values, and the single-valued links (src/cypher/statements.ts).
 import { Kind, parse, type TypeNode } from "graphql";
-import { ORDERS } from "../cypher/cursor.js";
+import { ELEMENT_TYPES } from "../cypher/order.js";
 import { SINGLE_LINKS } from "../cypher/statements.js";
 
 /** A property as §8 stores it: `type` is a GraphQL scalar's name or an enum's. */
@@ -38,7 +38,7 @@ export function graphModel(typeDefs: readonly string[]): LabelModel[] {
         (definition.values ?? []).map((value) => value.name.value),
       );
   }
-  return Object.keys(ORDERS).map((label) => {
+  return ELEMENT_TYPES.map((label) => {
     const type = definitions.find(
       (definition) => definition.kind === Kind.OBJECT_TYPE_DEFINITION && definition.name.value === label,
     );

@@ -14,7 +14,8 @@ import {
 } from "graphql";
 import type { ErrorCode } from "../errors/catalogue.js";
 import { LIMITS } from "../contract.js";
-import { decodeCursor, ORDERS, type ElementType } from "../cypher/cursor.js";
+import { decodeCursor } from "../cypher/cursor.js";
+import { ELEMENT_TYPES, listOrder, type ElementType } from "../cypher/order.js";
 import { fragmentsByName } from "./fragments.js";
 import type { PreExecutionStage } from "./pre-execution.js";
 
@@ -28,7 +29,7 @@ const BY = { min: 1, max: 4 };
  * The arguments of the operation that the schema's types let through but contract §5 and §7
  * refuse, as literals or through variables (fragments followed where they are spread): a `limit`
  * or a connection's `first` outside 1..100 (an explicit `null` means the default and passes), an
- * `after` that is not a cursor of the connection's element type, and a group list's `by` naming
+ * `after` that is not a cursor of the connection's element type and order, and a group list's `by` naming
  * no dimension, more than four, or one twice. Returns no errors when the variables themselves do
  * not coerce: execution reports those.
  */
@@ -88,9 +89,10 @@ export function findArgumentViolations(
                   `must name ${BY.min} to ${BY.max} distinct dimensions; got [${value.join(", ")}]`,
                 );
             } else if (name === "after") {
-              const type = getNamedType(field.type).name.replace(/Connection$/, "");
-              if (typeof value !== "string" || !(type in ORDERS)) continue;
-              const position = decodeCursor(value, type as ElementType);
+              const type = getNamedType(field.type).name.replace(/Connection$/, "") as ElementType;
+              if (typeof value !== "string" || !ELEMENT_TYPES.includes(type)) continue;
+              // A cursor names a position in the order it was written in (contract §7).
+              const position = decodeCursor(value, listOrder(type, values.orderBy));
               if (typeof position === "string") refuse(name, position);
             } else if (typeof value === "number" && (value < LIMIT_MIN || value > LIMIT_MAX)) {
               refuse(name, `must be an integer from ${LIMIT_MIN} to ${LIMIT_MAX}; got ${value}`);

@@ -9,7 +9,7 @@ import { StrictDate } from "./strict-date.js";
 import type { TranslationCacheMode } from "../config.js";
 import { cacheTranslations, type TranslationCacheCounts } from "./translation-cache.js";
 import { guardStoredValues } from "./stored-values.js";
-import { ORDERS } from "../cypher/cursor.js";
+import { ELEMENT_TYPES } from "../cypher/order.js";
 
 export const typeDefsDir = join(projectRoot, "typeDefs");
 
@@ -41,7 +41,7 @@ export async function buildSchema(
   const schema = describeLibraryTypes(await neoSchema.getSchema());
   attachStatementBuilders(neoSchema);
   // Every domain type's properties: values the ingest got wrong are field errors (contract §3).
-  guardStoredValues(schema, Object.keys(ORDERS));
+  guardStoredValues(schema, ELEMENT_TYPES);
   await warmUp(schema, database);
   translationCacheCounts.set(schema, cacheTranslations(schema, cypherRootFields(typeDefs), translationCache));
   return schema;

@@ -12,6 +12,7 @@ import {
   type ASTNode,
   type TypeNode,
   getNullableType,
+  isEnumType,
   isListType,
   type GraphQLField,
   type GraphQLFieldResolver,
@@ -163,9 +164,11 @@ export interface TranslationCacheCounts {
 }
 
 /**
- * The field's response key and its variables' shapes: absent, null, true, false, or a value, and
- * for a value which earlier variable or literal of the document it equals (the library gives
- * equal values one parameter). Undefined when a variable is a list or an object.
+ * The field's response key and its variables' shapes: absent, null, true, false, an enum value
+ * itself, or another value, and for the latter which earlier variable or literal of the document
+ * it equals (the library gives equal values one parameter). An enum value is part of the key: it
+ * may choose the Cypher itself (an `orderBy` field or direction, a group order), and an enum has
+ * few values. Undefined when a variable is a list or an object.
  */
 function shapeKey(info: GraphQLResolveInfo, literals: Set<unknown>): string | undefined {
   let key = info.path.key.toString();
@@ -177,7 +180,11 @@ function shapeKey(info: GraphQLResolveInfo, literals: Set<unknown>): string | un
     else if (value === null) key += "|n";
     else if (value === true) key += "|t";
     else if (value === false) key += "|f";
-    else if (isScalarValue(value)) {
+    else if (isEnumVariable(info, definition.type) && typeof value === "string") {
+      key += `|e${value}`;
+      values.push(value);
+      continue;
+    } else if (isScalarValue(value)) {
       const comparable = neo4j.isDate(value) ? value.toString() : value;
       const equal = values.indexOf(comparable);
       key += equal !== -1 ? `|=${String(equal)}` : literals.has(comparable) ? "|=lit" : "|v";
@@ -210,8 +217,14 @@ function isScalarValue(value: unknown): boolean {
   return typeof value === "string" || typeof value === "number" || neo4j.isDate(value);
 }
 
+/** Whether a variable's type is an enum (or a list of one: such a key is not cached anyway). */
+function isEnumVariable(info: GraphQLResolveInfo, type: TypeNode): boolean {
+  return isEnumType(info.schema.getType(namedType(type)));
+}
+
 /**
- * Unique stand-ins for the variables that shape the key as values: `sign` 1 or -1 gives two sets.
+ * Unique stand-ins for the variables that shape the key as values (an enum's value is the key's
+ * own, and stays): `sign` 1 or -1 gives two sets.
  * Strings mix case and spaces and Float values have a fraction, so that a transformation of the
  * value (case, trimming, rounding) shows as a parameter that is neither a stand-in nor constant.
  */
@@ -221,10 +234,15 @@ function placeholders(info: GraphQLResolveInfo, sign: 1 | -1): Record<string, un
       .filter((definition) => namedType(definition.type) === "Float")
       .map((definition) => definition.variable.name.value),
   );
+  const enums = new Set(
+    (info.operation.variableDefinitions ?? [])
+      .filter((definition) => isEnumVariable(info, definition.type))
+      .map((definition) => definition.variable.name.value),
+  );
   const variables: Record<string, unknown> = { ...info.variableValues };
   let index = 0;
   for (const [name, value] of Object.entries(variables)) {
-    if (value === null || value === undefined || typeof value === "boolean") continue;
+    if (value === null || value === undefined || typeof value === "boolean" || enums.has(name)) continue;
     index++;
     const stand = 1_000_000_000 + index * 1_000;
     if (typeof value === "number") variables[name] = sign * (floats.has(name) ? stand + 0.25 : stand);
