@@ -83,7 +83,9 @@ function literal(g: Gen, type: GraphQLInputType, variables: Variables, mischief:
   if (isInputObjectType(named)) {
     // Required fields (usually), optional ones sometimes: `orderBy: {field: TITLE, direction: ASC}`.
     const fields = Object.values(named.getFields()).filter((field) =>
-      isNonNullType(field.type) && field.defaultValue === undefined ? !mischief || chance(g, 90) : chance(g, 50),
+      isNonNullType(field.type) && field.defaultValue === undefined
+        ? !mischief || chance(g, 90)
+        : chance(g, 50),
     );
     return `{${fields.map((field) => `${field.name}: ${literal(g, field.type, variables, mischief)}`).join(", ")}}`;
   }
