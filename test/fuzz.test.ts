@@ -45,7 +45,8 @@ for (const [graph, load, runs] of [
       const outcomes = [...seen].sort(([, a], [, b]) => b - a);
       console.log(`      ${outcomes.map(([outcome, n]) => `${n}× ${outcome}`).join(", ")}`);
       // The generator reaches every stage: some requests execute, others stop at each kind of check.
-      expect(seen.get("200") ?? 0, "requests that executed").to.be.above(runs / 20);
+      // (About a tenth execute; a bound well below that keeps the check from failing by chance.)
+      expect(seen.get("200") ?? 0, "requests that executed").to.be.above(runs / 50);
       expect(outcomes.filter(([outcome]) => outcome.startsWith("422")).length).to.be.above(3);
     });
   });

@@ -107,10 +107,11 @@ function valuePage(
   // From the position's value on, in the order's direction; from a position without a value,
   // the comparison with null seeks nothing: the rows without one follow it.
   const bounds = servableBounds(order, value);
+  // Bounds are [lower] (texts) or [lower, upper]: the position replaces the side it starts from.
   const seek = !page.after
     ? bounds
     : descending
-      ? [bounds[0] ?? "", `${value} <= ${positionValue(order, p)}`]
+      ? [...bounds.slice(0, 1), `${value} <= ${positionValue(order, p)}`]
       : [`${value} >= ${positionValue(order, p)}`, ...bounds.slice(1)];
   return [
     ...call(imports, [

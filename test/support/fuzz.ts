@@ -55,19 +55,32 @@ const oddString = (g: Gen) =>
 const name = (g: Gen) =>
   pick(g, ["a", "b", "x", "F", "Frag", "id", "__typename", "n1", "_", "limit", "query", "fragment", "on"]);
 
+/**
+ * The JSON value a request sends for a variable of `type`: the literal's JSON when it has one (an
+ * input object's fields each as their own value), else an odd one.
+ */
+function variableValue(g: Gen, type: GraphQLInputType, mischief: boolean): unknown {
+  const named = getNamedType(type);
+  if (isInputObjectType(named) && !isListType(isNonNullType(type) ? type.ofType : type) && chance(g, 90)) {
+    const value: Record<string, unknown> = {};
+    for (const field of Object.values(named.getFields()))
+      if ((isNonNullType(field.type) && field.defaultValue === undefined) || chance(g, 50))
+        value[field.name] = variableValue(g, field.type, mischief);
+    return value;
+  }
+  const text = literal(g, type, new Map(), mischief);
+  try {
+    return JSON.parse(text);
+  } catch {
+    return /^[A-Z_]+$/.test(text) ? text : oddString(g);
+  }
+}
+
 /** A literal for an argument of `type`: usually well typed, sometimes not, sometimes a variable. */
 function literal(g: Gen, type: GraphQLInputType, variables: Variables, mischief: boolean): string {
   if (chance(g, 10)) {
     const variable = `v${variables.size}`;
-    // The value the request sends: the literal's JSON when it has one, else an odd one.
-    const text = literal(g, type, new Map(), mischief);
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      value = /^[A-Z_]+$/.test(text) ? text : oddString(g);
-    }
-    variables.set(variable, { type: typeName(type), value });
+    variables.set(variable, { type: typeName(type), value: variableValue(g, type, mischief) });
     return `$${variable}`;
   }
   if (mischief && chance(g, 10))
