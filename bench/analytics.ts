@@ -85,6 +85,10 @@ async function main(): Promise<void> {
     const scoredRow = scored.records[0];
     if (scoredRow === undefined) throw new Error("the bench graph holds too few scored decisions");
     const byRegret = "orderBy: {field: REGRET_SCORE, direction: DESC}";
+    const titled = await graph.driver.executeQuery(
+      "MATCH (d:Decision) WHERE d.title IS NOT NULL WITH d ORDER BY d.id LIMIT 1 RETURN d.title AS title",
+    );
+    const rareTitle = String(titled.records[0]?.get("title") ?? "");
     const regretAfter = encodeCursor([
       "Decision/REGRET_SCORE/DESC",
       Number(scoredRow.get("score")),
@@ -144,6 +148,16 @@ async function main(): Promise<void> {
         // A dashboard's usual question: one range of dates, so only its rows are read.
         name: `decisionGroups [TOPIC, MONTH] since ${RECENT}`,
         kg: `{ decisionGroups(by: [TOPIC, MONTH], since: "${RECENT}") { topic { name } month count } }`,
+      },
+      {
+        // Issue 24: a word many titles hold (about one decision in fifteen of the demo data's).
+        name: 'search "kafka" (a common word)',
+        kg: '{ decisionsConnection(search: "kafka", first: 20) { totalCount nodes { id title } } }',
+      },
+      {
+        // A rare question: every word of one decision's title.
+        name: "search a whole title (rare)",
+        kg: `{ decisionsConnection(search: ${JSON.stringify(rareTitle)}, first: 20) { totalCount nodes { id title } } }`,
       },
       {
         // Issue 24: a year's weeks, oldest first.

@@ -18,6 +18,8 @@ export const LIMITS = {
   cost: 50_000,
   /** `limit` on a list field: range and the value of an absent or null one. */
   listLimit: { min: 1, max: 100, default: 20 },
+  /** `search`, in Unicode code points (§7, v1 additions part 2). */
+  searchCharacters: 200,
 } as const;
 
 /** Defaults of what an operator may set (contract §2, §4, §6, §12). */

@@ -191,6 +191,32 @@ describe("query plans of the root list fields (EXPLAIN)", () => {
     }
   }
 
+  // Issue 24: `search` reads its full-text index's candidates, whatever else the request gives.
+  it("plans a search from its full-text index, never a label scan", async () => {
+    for (const selection of [
+      'decisions(search: "pricing") { id }',
+      'decisions(search: "pric", status: DECIDED, orderBy: {field: TITLE}) { id }',
+      'topicsConnection(search: "pri", first: 2) { totalCount nodes { id } }',
+      'featuresConnection(search: "zebra", stage: IDEA) { totalCount }',
+    ]) {
+      counter.reset();
+      const { body } = await service.graphql(`{ ${selection} }`);
+      expect(body.errors, selection).to.equal(undefined);
+      const [query] = counter.recorded();
+      if (query === undefined) throw new Error(`${selection}: no Cypher recorded`);
+      const { summary } = await testDriver().executeQuery(`EXPLAIN ${query.text}`, query.parameters, {
+        database: testDatabase,
+      });
+      const operators = walk(summary.plan as unknown as PlanNode);
+      const described = operators.map((node) => `${operator(node)} ${details(node)}`).join("\n");
+      expect(
+        operators.filter((node) => /^(NodeByLabelScan|AllNodesScan)$/.test(operator(node))),
+        `${selection} scans a label:\n${described}`,
+      ).to.deep.equal([]);
+      expect(described, selection).to.match(/ProcedureCall .*db\.index\.fulltext\.queryNodes/);
+    }
+  });
+
   // Groups read every row the filters keep: with a filter, from its index or parent node only.
   for (const [field, list] of [
     ["decisionGroups(by: [STATUS, TOPIC]", "decisions"],

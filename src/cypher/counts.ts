@@ -1,7 +1,7 @@
 // A root list's count (`totalCount`): computed only when the request selects it, from the one
 // start its arguments give (see starts.ts). With no argument, Neo4j's count store answers.
 import type { ElementList } from "./domain.js";
-import { givenArguments } from "./lists.js";
+import { givenArguments, requestedSearch } from "./lists.js";
 import type { FieldRequest } from "./request.js";
 import { readRows } from "./starts.js";
 
@@ -10,6 +10,6 @@ import { readRows } from "./starts.js";
  * `DISTINCT`: an index seek and a parent's `WITH DISTINCT` give each node once.
  */
 export function countRows(list: ElementList, request: FieldRequest): string[] {
-  const { clauses } = readRows(list, givenArguments(list, request));
+  const { clauses } = readRows(list, givenArguments(list, request), requestedSearch(list, request));
   return [...clauses, `RETURN count(${list.v}) AS total`];
 }

@@ -4,6 +4,7 @@
 // moment ago answers correctly.
 import type { ElementType } from "./cursor.js";
 import type { Filter } from "./filters.js";
+import type { SearchIndex } from "./search.js";
 
 /** A filter naming one parent node: the list then starts from that node's relationships. */
 export interface Parent {
@@ -20,6 +21,8 @@ export interface ElementList {
   v: string;
   filters: readonly Filter[];
   parent?: Parent;
+  /** The full-text index `search` reads (cypher/03-search.cypher). */
+  search: SearchIndex;
 }
 
 export const DECISIONS: ElementList = {
@@ -32,6 +35,7 @@ export const DECISIONS: ElementList = {
     { kind: "atLeast", property: "executionGapDays", argument: "executionGapDaysMin" },
   ],
   parent: { argument: "topicId", label: "Topic", v: "t", relationship: "<-[:ABOUT]-" },
+  search: { name: "decision_search", properties: ["title"] },
 };
 
 export const FEATURES: ElementList = {
@@ -43,21 +47,34 @@ export const FEATURES: ElementList = {
     { kind: "equals", property: "shipped", argument: "shipped" },
   ],
   parent: { argument: "ownerId", label: "Person", v: "p", relationship: "-[:OWNS]->" },
+  search: { name: "feature_search", properties: ["name"] },
 };
 
-export const TOPICS: ElementList = { type: "Topic", v: "t", filters: [] };
+export const TOPICS: ElementList = {
+  type: "Topic",
+  v: "t",
+  filters: [],
+  search: { name: "topic_search", properties: ["name", "canonicalAnswer"] },
+};
 
 export const CUSTOMERS: ElementList = {
   type: "Customer",
   v: "c",
   filters: [{ kind: "equals", property: "health", argument: "health" }],
+  search: { name: "customer_search", properties: ["name"] },
 };
 
-export const PEOPLE: ElementList = { type: "Person", v: "p", filters: [] };
+export const PEOPLE: ElementList = {
+  type: "Person",
+  v: "p",
+  filters: [],
+  search: { name: "person_search", properties: ["name"] },
+};
 
 export const DISAGREEMENTS: ElementList = {
   type: "Disagreement",
   v: "g",
   filters: [{ kind: "equals", property: "resolved", argument: "resolved" }],
   parent: { argument: "topicId", label: "Topic", v: "t", relationship: "<-[:ABOUT]-" },
+  search: { name: "disagreement_search", properties: ["summary"] },
 };

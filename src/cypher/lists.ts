@@ -14,6 +14,7 @@ import {
   type ListOrder,
 } from "./order.js";
 import { given, givenOf, type FieldRequest } from "./request.js";
+import { searchOf, searchStart, type Search } from "./search.js";
 import { call, lines, where } from "./text.js";
 
 /** The variable holding a connection's `after` position in its statement. */
@@ -39,6 +40,10 @@ export const pageSize = (request: FieldRequest, argument: "limit" | "first"): st
 const EARLIEST_INSTANT = "datetime('-999999999-01-01T00:00:00+18:00')";
 const LATEST_INSTANT = "datetime('+999999999-12-31T23:59:59.999999999-18:00')";
 
+/** The search a root list field's request asks for, if any (contract §7 part 2). */
+export const requestedSearch = (list: ElementList, request: FieldRequest): Search | undefined =>
+  searchOf(list.v, list.search, request.arguments.search);
+
 /** The order a list field's request asks for: its `orderBy`, else the element type's own (contract §7). */
 export const requestedOrder = (type: ElementType, request: FieldRequest): ListOrder =>
   listOrder(type, request.arguments.orderBy);
@@ -63,8 +68,22 @@ export function rootPage(list: ElementList, request: FieldRequest, page: Page): 
   const given = givenArguments(list, request);
   const { type, v, parent } = list;
   const order = requestedOrder(type, request);
-  const conditions = list.filters.flatMap((filter) => conditionsOf(v, filter, given));
+  const search = requestedSearch(list, request);
+  const conditions = [
+    ...list.filters.flatMap((filter) => conditionsOf(v, filter, given)),
+    ...(search === undefined ? [] : [search.condition]),
+  ];
   const filters = [...conditions, ...(page.after ? [comesAfter(v, order, POSITION)] : [])];
+  if (search?.query !== undefined && !(parent !== undefined && given.has(parent.argument))) {
+    // The search's candidates, few next to the label: sorted as they come, like a parent's rows.
+    return [
+      searchStart(v, list.search, search.query),
+      where(filters),
+      `RETURN ${v}`,
+      `ORDER BY ${orderBy(v, order)}`,
+      `LIMIT ${page.size}`,
+    ];
+  }
   if (parent !== undefined && given.has(parent.argument)) {
     return [
       `MATCH (${parent.v}:${parent.label} {id: $${parent.argument}})${parent.relationship}(${v}:${type})`,

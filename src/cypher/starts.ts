@@ -3,6 +3,7 @@
 // arguments decide, when its statement is built: the Cypher holds one read.
 import type { ElementList } from "./domain.js";
 import { conditionsOf, isGiven, seekOf } from "./filters.js";
+import { searchStart, type Search } from "./search.js";
 import { where, whereAny } from "./text.js";
 
 /** A read of the rows a list's filters keep, as clauses that end with row `v` bound and filtered. */
@@ -14,14 +15,17 @@ export interface RowsRead {
 
 /**
  * The rows of `list` that the given arguments keep: from the parent when it is given (through the
- * `id` constraint's index), else from the first given filter's index, else the label. The other
- * given filters are checked on those rows; none is when the start's own read is exact and alone
- * (an index count then costs what a bare `count` does).
+ * `id` constraint's index), else from the search's full-text candidates, else from the first
+ * given filter's index, else the label. The other given filters are checked on those rows; none
+ * is when the start's own read is exact and alone (an index count then costs what a bare `count`
+ * does).
  */
-export function readRows(list: ElementList, given: ReadonlySet<string>): RowsRead {
+export function readRows(list: ElementList, given: ReadonlySet<string>, search?: Search): RowsRead {
   const { type: label, v, parent, filters } = list;
-  const conditions = (skip: (typeof filters)[number] | undefined) =>
-    filters.filter((filter) => filter !== skip).flatMap((filter) => conditionsOf(v, filter, given));
+  const conditions = (skip: (typeof filters)[number] | undefined) => [
+    ...filters.filter((filter) => filter !== skip).flatMap((filter) => conditionsOf(v, filter, given)),
+    ...(search === undefined ? [] : [search.condition]),
+  ];
   if (parent !== undefined && given.has(parent.argument)) {
     return {
       clauses: [
@@ -34,8 +38,15 @@ export function readRows(list: ElementList, given: ReadonlySet<string>): RowsRea
       from: [parent.argument],
     };
   }
+  if (search?.query !== undefined) {
+    return {
+      clauses: [searchStart(v, list.search, search.query), ...whereAny(conditions(undefined))],
+      from: ["search"],
+    };
+  }
   const start = filters.find((filter) => isGiven(filter, given));
-  if (start === undefined) return { clauses: [`MATCH (${v}:${label})`], from: [] };
+  if (start === undefined)
+    return { clauses: [`MATCH (${v}:${label})`, ...whereAny(conditions(undefined))], from: [] };
   const seek = seekOf(v, start, given);
   return {
     clauses: [

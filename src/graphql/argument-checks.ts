@@ -20,8 +20,9 @@ import { fragmentsByName } from "./fragments.js";
 import type { PreExecutionStage } from "./pre-execution.js";
 
 const { min: LIMIT_MIN, max: LIMIT_MAX } = LIMITS.listLimit;
-/** A list's `limit` and a connection's `first` (both 1..100), a connection's `after`, a group list's `by`. */
-const CHECKED = new Set(["limit", "first", "after", "by"]);
+/** A list's `limit` and a connection's `first` (both 1..100), a connection's `after`, a group list's `by`, `search`. */
+const CHECKED = new Set(["limit", "first", "after", "by", "search"]);
+const SEARCH_MAX = LIMITS.searchCharacters;
 /** How many dimensions a group list's `by` names (contract §7). */
 const BY = { min: 1, max: 4 };
 
@@ -29,7 +30,8 @@ const BY = { min: 1, max: 4 };
  * The arguments of the operation that the schema's types let through but contract §5 and §7
  * refuse, as literals or through variables (fragments followed where they are spread): a `limit`
  * or a connection's `first` outside 1..100 (an explicit `null` means the default and passes), an
- * `after` that is not a cursor of the connection's element type and order, and a group list's `by` naming
+ * `after` that is not a cursor of the connection's element type and order, a `search` that is
+ * empty, blank or over 200 characters, and a group list's `by` naming
  * no dimension, more than four, or one twice. Returns no errors when the variables themselves do
  * not coerce: execution reports those.
  */
@@ -88,6 +90,12 @@ export function findArgumentViolations(
                   name,
                   `must name ${BY.min} to ${BY.max} distinct dimensions; got [${value.join(", ")}]`,
                 );
+            } else if (name === "search") {
+              if (typeof value !== "string") continue;
+              const length = Array.from(value).length;
+              if (value.trim() === "") refuse(name, "must hold a word: it is empty or blank");
+              else if (length > SEARCH_MAX)
+                refuse(name, `must be at most ${SEARCH_MAX} characters; got ${length}`);
             } else if (name === "after") {
               const type = getNamedType(field.type).name.replace(/Connection$/, "") as ElementType;
               if (typeof value !== "string" || !ELEMENT_TYPES.includes(type)) continue;

@@ -120,7 +120,24 @@ function literal(g: Gen, type: GraphQLInputType, variables: Variables, mischief:
           : pick(g, ["2025-01-01", "2024-02-29", "1999-12-31"]),
       );
     default:
-      return JSON.stringify(mischief ? oddString(g) : pick(g, ["t1", "d1", "d10", "p1", "f1", "nope"]));
+      // Ids, and texts a `search` may hold: Lucene's syntax, accents, other scripts (issue 24).
+      return JSON.stringify(
+        mischief
+          ? oddString(g)
+          : pick(g, [
+              "t1",
+              "d1",
+              "d10",
+              "p1",
+              "f1",
+              "nope",
+              "a AND (b",
+              "title:x*~",
+              '\\ + - && || ! ( ) { } [ ] ^ " ~ * ? : /',
+              "Prïcing O'Brien",
+              "日本 テキ",
+            ]),
+      );
   }
 }
 

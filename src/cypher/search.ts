@@ -1,0 +1,157 @@
+// `search` (contract §7, v1 additions part 2): the rows whose text holds every word of the search
+// as a word or the start of one, case- and accent-insensitive, words being runs of letters and
+// digits. A full-text index of cypher/03-search.cypher finds candidates; the exact rule is then
+// checked on them in Cypher, so the index only has to find a superset. The caller's text never
+// reaches Lucene's query syntax: the index is asked with patterns built here from letters and
+// digits alone, and the exact rule reads the text as a parameter.
+
+/** The full-text index of a list's rows and the properties it holds. */
+export interface SearchIndex {
+  name: string;
+  properties: readonly string[];
+}
+
+/** What separates words (contract §7): anything but a letter or a digit; a combining mark belongs to its letter. */
+const WORD_SEPARATORS = /[^\p{L}\p{N}\p{M}]+/u;
+/** The same after the marks are gone, as a Java regular expression in a Cypher string literal (APOC splits with it). */
+const CYPHER_WORD_SEPARATORS = "'[^\\\\p{L}\\\\p{N}]+'";
+
+/** Letters the index's ASCII folding writes as ASCII that Unicode decomposition does not. */
+const FOLDED: Readonly<Record<string, string>> = {
+  ß: "ss",
+  æ: "ae",
+  œ: "oe",
+  ø: "o",
+  ł: "l",
+  đ: "d",
+  ð: "d",
+  þ: "th",
+  ı: "i",
+};
+
+/**
+ * The English stop words the index's analyzer leaves out (Lucene's list, measured on Neo4j
+ * 5.26.30: none of them is found as a term). A search word that begins one of them may match a
+ * row through that word alone, which the index does not hold: such a word asks the index nothing.
+ */
+const STOP_WORDS = [
+  "a",
+  "an",
+  "and",
+  "are",
+  "as",
+  "at",
+  "be",
+  "but",
+  "by",
+  "for",
+  "if",
+  "in",
+  "into",
+  "is",
+  "it",
+  "no",
+  "not",
+  "of",
+  "on",
+  "or",
+  "such",
+  "that",
+  "the",
+  "their",
+  "then",
+  "there",
+  "these",
+  "they",
+  "this",
+  "to",
+  "was",
+  "will",
+  "with",
+];
+
+/**
+ * Scripts the index's tokenizer (Unicode word breaks) writes one character per token: such a
+ * character is asked for as a term of its own, never inside a pattern.
+ */
+const ONE_PER_TOKEN = /[\p{Script=Han}\p{Script=Hiragana}]/u;
+/** Letters of Latin blocks the index may fold to ASCII in ways not listed in FOLDED. */
+const LATIN_BEYOND_ASCII =
+  /[\u0080-\u024F\u1E00-\u1EFF\u2C60-\u2C7F\uA720-\uA7FF\uFB00-\uFB06\uFF00-\uFFEF]/u;
+
+/** The words of a search string (contract §7), as the caller wrote them. */
+export function searchWords(search: string): string[] {
+  return search.split(WORD_SEPARATORS).filter((word) => /[\p{L}\p{N}]/u.test(word));
+}
+
+/**
+ * The query that asks the full-text index for a superset of the rows matching `search`: per word,
+ * a pattern of its folded letters with `*` between them (a token holding them in order: the word
+ * inside a longer token such as `O'Brien`, or written with combining marks between its letters),
+ * a letter the index may fold otherwise left to a `*`, and each Han or Hiragana character as a
+ * term of its own; a word that begins a stop word, nothing. Undefined when no word gives the index anything to look for: the rows are then
+ * read without it.
+ */
+export function candidateQuery(search: string): string | undefined {
+  const clauses = new Set<string>();
+  for (const word of searchWords(search)) {
+    const letters: string[] = [];
+    for (const character of word.normalize("NFD").replace(/\p{M}/gu, "")) {
+      const lower = character.toLowerCase();
+      if (ONE_PER_TOKEN.test(character)) clauses.add(`+${character}`);
+      else if (/^[a-z0-9]$/.test(lower)) letters.push(lower);
+      else if (FOLDED[lower] !== undefined) letters.push(FOLDED[lower]);
+      else if (lower.length === 1 && !LATIN_BEYOND_ASCII.test(lower) && /[\p{L}\p{N}]/u.test(lower))
+        letters.push(lower);
+    }
+    const folded = letters.join("");
+    if (letters.length > 0 && !STOP_WORDS.some((stop) => stop.startsWith(folded)))
+      clauses.add(`+*${letters.join("*")}*`);
+  }
+  const query = [...clauses].join(" ");
+  return query === "" ? undefined : query;
+}
+
+/**
+ * Cypher for the words of a text as the exact rule compares them: decomposed (NFD), its combining
+ * marks (the accents) dropped, lowercased, split on anything but letters and digits.
+ */
+const foldedWords = (text: string, w: string) =>
+  `[${w} IN apoc.text.split(toLower(apoc.text.replace(normalize(${text}, NFD), '\\\\p{M}+', '')), ` +
+  `${CYPHER_WORD_SEPARATORS}) WHERE ${w} <> '']`;
+
+/**
+ * Cypher that is true when row `v`'s searched text holds every word of the `$search` argument as
+ * a word or a word's start, folded alike (lowercase, accents off). A property that is not a
+ * string holds no word.
+ */
+export function matchesSearch(v: string, index: SearchIndex): string {
+  const text = index.properties
+    .map((property) => foldedWords(`CASE WHEN ${v}.${property} >= '' THEN ${v}.${property} ELSE '' END`, "t"))
+    .join(" + ");
+  return `all(s IN ${foldedWords("$search", "q")} WHERE any(w IN ${text} WHERE w STARTS WITH s))`;
+}
+
+/** The clause reading the candidates of `query` from the index as row `v`. */
+export function searchStart(v: string, index: SearchIndex, query: string): string {
+  // Built from letters, digits, `*`, `+` and spaces only (candidateQuery): no quote can end it.
+  if (!/^[\p{L}\p{N}*+ ]+$/u.test(query)) throw new Error(`not a candidate query: ${query}`);
+  return `CALL db.index.fulltext.queryNodes('${index.name}', '${query}') YIELD node AS ${v}`;
+}
+
+/** A request's search: the index's candidate query (when there is one) and the exact rule. */
+export interface Search {
+  query?: string;
+  condition: string;
+}
+
+/**
+ * The search a list field's `search` argument asks for, or none: a string without a word (the
+ * request pipeline has refused an empty or blank one) keeps every row, as the contract's "every
+ * word" of no word does.
+ */
+export function searchOf(v: string, index: SearchIndex, search: unknown): Search | undefined {
+  if (typeof search !== "string" || searchWords(search).length === 0) return undefined;
+  const query = candidateQuery(search);
+  return { ...(query === undefined ? {} : { query }), condition: matchesSearch(v, index) };
+}
