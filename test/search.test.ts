@@ -167,6 +167,7 @@ describe("search's candidate query (no database)", () => {
     expect(candidateQuery("日本 テキ")).to.equal("+日 +本 +*テ*キ*");
     // A letter the index may fold in a way not known here is left to a wildcard.
     expect(candidateQuery("ŋoz")).to.equal("+*o*z*");
+    expect(candidateQuery("ΟΔΟΣ")).to.equal("+*ο*δ*ο*");
     expect(candidateQuery("?!")).to.equal(undefined);
   });
 });

@@ -34,41 +34,10 @@ const FOLDED: Readonly<Record<string, string>> = {
  * 5.26.30: none of them is found as a term). A search word that begins one of them may match a
  * row through that word alone, which the index does not hold: such a word asks the index nothing.
  */
-const STOP_WORDS = [
-  "a",
-  "an",
-  "and",
-  "are",
-  "as",
-  "at",
-  "be",
-  "but",
-  "by",
-  "for",
-  "if",
-  "in",
-  "into",
-  "is",
-  "it",
-  "no",
-  "not",
-  "of",
-  "on",
-  "or",
-  "such",
-  "that",
-  "the",
-  "their",
-  "then",
-  "there",
-  "these",
-  "they",
-  "this",
-  "to",
-  "was",
-  "will",
-  "with",
-];
+const STOP_WORDS =
+  "a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with".split(
+    " ",
+  );
 
 /**
  * Scripts the index's tokenizer (Unicode word breaks) writes one character per token: such a
@@ -101,7 +70,13 @@ export function candidateQuery(search: string): string | undefined {
       if (ONE_PER_TOKEN.test(character)) clauses.add(`+${character}`);
       else if (/^[a-z0-9]$/.test(lower)) letters.push(lower);
       else if (FOLDED[lower] !== undefined) letters.push(FOLDED[lower]);
-      else if (lower.length === 1 && !LATIN_BEYOND_ASCII.test(lower) && /[\p{L}\p{N}]/u.test(lower))
+      // Sigma lowercases to σ or, ending a word, ς: either may be in the index.
+      else if (
+        lower.length === 1 &&
+        !LATIN_BEYOND_ASCII.test(lower) &&
+        !/[σς]/u.test(lower) &&
+        /[\p{L}\p{N}]/u.test(lower)
+      )
         letters.push(lower);
     }
     const folded = letters.join("");
