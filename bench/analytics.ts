@@ -75,27 +75,33 @@ async function main(): Promise<void> {
       String(deep.get("id")),
     ]);
     const stockAfter = Buffer.from(`arrayconnection:${String(row - 1)}`).toString("base64");
-    // Issue 24: the same pages by regret score, highest first (rows without a score last).
+    // Issue 24: the same pages by regret score, highest first (rows without a score last): page
+    // 5,000, or the last full page of scored decisions below that.
+    const scoredCount = await graph.driver.executeQuery(
+      "MATCH (d:Decision) WHERE d.regretScore IS NOT NULL RETURN count(d) AS scored",
+    );
+    const regretRow = Math.min(DEEP_ROW, Number(scoredCount.records[0]?.get("scored")) - PAGE);
     const scored = await graph.driver.executeQuery(
       `MATCH (d:Decision) WHERE d.regretScore IS NOT NULL
        WITH d ORDER BY d.regretScore DESC, d.id SKIP $skip LIMIT 1
-       RETURN d.regretScore AS score, d.id AS id, count {(n:Decision) WHERE n.regretScore IS NOT NULL} AS scored`,
-      { skip: neo4j.int(Math.max(0, row - 1)) },
+       RETURN d.regretScore AS score, d.id AS id`,
+      { skip: neo4j.int(Math.max(0, regretRow - 1)) },
     );
     const scoredRow = scored.records[0];
     if (scoredRow === undefined) throw new Error("the bench graph holds too few scored decisions");
-    const byRegret = "orderBy: {field: REGRET_SCORE, direction: DESC}";
-    const titled = await graph.driver.executeQuery(
-      "MATCH (d:Decision) WHERE d.title IS NOT NULL WITH d ORDER BY d.id LIMIT 1 RETURN d.title AS title",
-    );
-    const rareTitle = String(titled.records[0]?.get("title") ?? "");
     const regretAfter = encodeCursor([
       "Decision/REGRET_SCORE/DESC",
       Number(scoredRow.get("score")),
       String(scoredRow.get("id")),
     ]);
+    const regretStockAfter = Buffer.from(`arrayconnection:${String(regretRow - 1)}`).toString("base64");
     // Stock puts nulls first in a descending sort: asked for scored rows only, the same pages.
     const stockByRegret = "where: { regretScore: { gte: 0 } }, sort: [{ regretScore: DESC }, { id: ASC }]";
+    const byRegret = "orderBy: {field: REGRET_SCORE, direction: DESC}";
+    const titled = await graph.driver.executeQuery(
+      "MATCH (d:Decision) WHERE d.title IS NOT NULL WITH d ORDER BY d.id LIMIT 1 RETURN d.title AS title",
+    );
+    const rareTitle = String(titled.records[0]?.get("title") ?? "");
     const page = `edges { cursor node { id title decidedAt } } pageInfo { hasNextPage endCursor }`;
     const regretPage = `edges { node { id title regretScore } } pageInfo { hasNextPage }`;
     const stockSort = "sort: [{ decidedAt: DESC }, { id: ASC }]";
@@ -120,9 +126,9 @@ async function main(): Promise<void> {
         stock: `{ decisionsConnection(first: ${String(PAGE)}, ${stockByRegret}) { ${regretPage} } }`,
       },
       {
-        name: `decisionsConnection by regret, page ${String(Math.floor(row / PAGE) + 1)}`,
+        name: `decisionsConnection by regret, page ${String(Math.floor(regretRow / PAGE) + 1)}`,
         kg: `{ decisionsConnection(first: ${String(PAGE)}, after: "${regretAfter}", ${byRegret}) { ${regretPage} } }`,
-        stock: `{ decisionsConnection(first: ${String(PAGE)}, after: "${stockAfter}", ${stockByRegret}) { ${regretPage} } }`,
+        stock: `{ decisionsConnection(first: ${String(PAGE)}, after: "${regretStockAfter}", ${stockByRegret}) { ${regretPage} } }`,
       },
       {
         name: "totalCount",
@@ -265,6 +271,7 @@ async function main(): Promise<void> {
           commit: measuredCommit(),
           method: `Per question and contender, ${String(WARM_UP)} warm-up requests (fewer past ${String(SECONDS / 10)} s), then ${String(REQUESTS)} sequential requests on one keep-alive connection (fewer past ${String(SECONDS)} s, at least ${String(AT_LEAST)}); p50 and p99 in ms. stock's decisionGroups [STATUS] is one filtered totalCount per status value.`,
           deepRow: row,
+          regretDeepRow: regretRow,
           results,
           deepPageOverFirstPage: ratio,
           byRegretDeepPageOverFirstPage: regretRatio,
