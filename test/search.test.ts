@@ -145,7 +145,7 @@ describe("search (contract §7, v1 additions part 2) on the ingest-style fixture
     const viaVariable = await service.graphql("query ($s: String) { topics(search: $s) { id } }", { s: " " });
     expect(viaVariable.status).to.equal(422);
     expect(viaVariable.body.errors[0].message).to.equal(
-      'Argument "search" on field "Query.topics" must hold a word: it is empty or blank.',
+      'Argument "search" on field "Query.topics" must not be empty or blank.',
     );
     const long = await service.graphql(`{ topics(search: "${"a".repeat(201)}") { id } }`);
     expect(long.body.errors[0].message).to.equal(

@@ -93,7 +93,7 @@ export function findArgumentViolations(
             } else if (name === "search") {
               if (typeof value !== "string") continue;
               const length = Array.from(value).length;
-              if (value.trim() === "") refuse(name, "must hold a word: it is empty or blank");
+              if (value.trim() === "") refuse(name, "must not be empty or blank");
               else if (length > SEARCH_MAX)
                 refuse(name, `must be at most ${SEARCH_MAX} characters; got ${length}`);
             } else if (name === "after") {
