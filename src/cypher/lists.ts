@@ -1,31 +1,16 @@
 // Lists in their order (contract §7): a root list's page read from an index in order, a list under
 // one parent node, a lookup by id and a single-valued link. A root list's statement is built for
 // each request from the arguments it gives: its one start, its filters, its cursor's seek.
-import { comesAfter, keyedComesAfter, positionId, positionValue } from "./cursor.js";
+import { comesAfter, keyedComesAfter } from "./cursor.js";
 import type { ElementList } from "./domain.js";
-import { conditionsOf, seekOf } from "./filters.js";
-import {
-  isServable,
-  listOrder,
-  orderBy,
-  servableBounds,
-  valueOf,
-  type ElementType,
-  type ListOrder,
-} from "./order.js";
+import { conditionsOf } from "./filters.js";
+import { instantPage, POSITION, valuePage, type Page } from "./index-pages.js";
+import { listOrder, orderBy, type ElementType, type ListOrder } from "./order.js";
 import { given, givenOf, type FieldRequest } from "./request.js";
 import { searchOf, searchStart, type Search } from "./search.js";
-import { call, lines, where } from "./text.js";
+import { lines, where } from "./text.js";
 
-/** The variable holding a connection's `after` position in its statement. */
-export const POSITION = "position";
-
-/** How many rows a read returns, and whether they come after a cursor's position ({@link POSITION}). */
-export interface Page {
-  /** `LIMIT`: a list's `limit`, or one more than a connection's `first` (to see whether more follow). */
-  size: string;
-  after: boolean;
-}
+export { POSITION, type Page } from "./index-pages.js";
 
 /**
  * A page's size: the argument when the request gives it (the request pipeline has refused a value
@@ -35,10 +20,6 @@ export interface Page {
  */
 export const pageSize = (request: FieldRequest, argument: "limit" | "first"): string =>
   given(request, argument) ? `$${argument}` : "20";
-
-/** The earliest and the latest `DATETIME` Neo4j can hold: every stored instant lies between them. */
-const EARLIEST_INSTANT = "datetime('-999999999-01-01T00:00:00+18:00')";
-const LATEST_INSTANT = "datetime('+999999999-12-31T23:59:59.999999999-18:00')";
 
 /** The search a root list field's request asks for, if any (contract §7 part 2). */
 export const requestedSearch = (list: ElementList, request: FieldRequest): Search | undefined =>
@@ -101,171 +82,6 @@ export function rootPage(list: ElementList, request: FieldRequest, page: Page): 
   return order.kind === "instant"
     ? instantPage(list, order, given, keyed, conditions, page)
     : valuePage(list, order, keyed, conditions, page);
-}
-
-/**
- * A root list ordered by a text, a number or a date: the label's range index on the property is
- * read in the order's direction over its servable values (from the cursor's value, for a
- * connection's page), the filters are checked as rows come, and the `id` tie-break sorts only
- * rows of one value (a partial top). Rows without a value (none, or one of another type:
- * values.ts) come last by `id`, from the `id` constraint's index, and only when the valued rows
- * did not fill the page, as a list by instants' undated rows do.
- */
-function valuePage(
-  list: ElementList,
-  order: ListOrder,
-  filters: string[],
-  conditions: string[],
-  page: Page,
-): string[] {
-  const { type: label, v } = list;
-  const p = POSITION;
-  const value = valueOf(v, order);
-  const imports = page.after ? [p] : [];
-  const descending = order.direction === "DESC";
-  // From the position's value on, in the order's direction; from a position without a value,
-  // the comparison with null seeks nothing: the rows without one follow it.
-  const bounds = servableBounds(order, value);
-  // Bounds are [lower] (texts) or [lower, upper]: the position replaces the side it starts from.
-  const seek = !page.after
-    ? bounds
-    : descending
-      ? [...bounds.slice(0, 1), `${value} <= ${positionValue(order, p)}`]
-      : [`${value} >= ${positionValue(order, p)}`, ...bounds.slice(1)];
-  return [
-    ...call(imports, [
-      `MATCH (${v}:${label})`,
-      `USING INDEX ${v}:${label}(${order.property})`,
-      where([...seek, ...filters]),
-      `WITH ${v} ORDER BY ${value}${descending ? " DESC" : ""}, ${v}.id LIMIT ${page.size}`,
-      `RETURN collect(${v}) AS page`,
-    ]),
-    ...unsortedTail(list, order, "unvalued", `NOT ${isServable(order, value)}`, conditions, page),
-    `UNWIND page + coalesce(unvalued, page[..0]) AS ${v}`,
-    `RETURN ${v}`,
-    `ORDER BY ${orderBy(v, order)}`,
-    `LIMIT ${page.size}`,
-  ];
-}
-
-/**
- * The rows without a sort key (`condition`) that pass the filters' `conditions`, in `id` order
- * from the `id` constraint's index, as `name`: read only when the rows with one did not fill the
- * page. From a cursor's position, those after its `id` when the position has no key, else all of
- * them: a seek and a test of the `id`, not the cursor's whole "comes after" test again.
- */
-function unsortedTail(
-  list: ElementList,
-  order: ListOrder,
-  name: string,
-  condition: string,
-  conditions: string[],
-  page: Page,
-): string[] {
-  const { type: label, v } = list;
-  const p = POSITION;
-  const imports = page.after ? [p] : [];
-  const id = positionId(order, p);
-  return call(
-    ["page", ...imports],
-    [
-      `WITH ${["page", ...imports].join(", ")} WHERE size(page) < ${page.size}`,
-      ...call(imports, [
-        `MATCH (${v}:${label})`,
-        `USING INDEX ${v}:${label}(id)`,
-        where([
-          page.after
-            ? `${v}.id >= CASE WHEN ${p}[1] IS NOT NULL THEN '' ELSE ${id} END AND ${condition}`
-            : `${v}.id IS NOT NULL AND ${condition}`,
-          ...(page.after ? [`(${p}[1] IS NOT NULL OR ${v}.id <> ${id})`] : []),
-          ...conditions,
-        ]),
-        `WITH ${v} ORDER BY ${v}.id LIMIT ${page.size}`,
-        `RETURN collect(${v}) AS ${name}`,
-      ]),
-      `RETURN ${name}`,
-    ],
-    // OPTIONAL CALL around a guard: planned as Apply over a Filter, so the `id` index is not
-    // touched when the page is full (a plain `WITH … WHERE` was merged into the scan's filter).
-    true,
-  );
-}
-
-/**
- * A root list ordered by an instant (newest first, or oldest first). The label's range index on
- * the property is read in the order's direction, within the servable instants (values.ts), up to
- * one page of rows that pass the filters; rows without a servable instant (none, another type,
- * beyond the years 0000–9999) count as undated, so:
- *
- * - rows at the page's last instant but in another zone (or cut by the LIMIT) may lie just past
- *   it in the index: the second read takes that instant's neighbourhood (±1 s);
- * - undated rows come last, in `id` order: the third read walks the `id` constraint's index, and
- *   only when the dated rows did not fill the page (and no date bound excludes undated rows).
- *
- * The reads together hold the page; the final `ORDER BY` puts it in contract order. A date range
- * on the ordered property bounds the first read (see {@link seekOf}). A connection's page starts
- * after its cursor's position: the dated read seeks from that instant (a second further,
- * likewise), the undated read from that `id`, and an undated position skips the dated read.
- */
-function instantPage(
-  list: ElementList,
-  order: ListOrder,
-  given: ReadonlySet<string>,
-  filters: string[],
-  conditions: string[],
-  page: Page,
-): string[] {
-  const { type: label, v } = list;
-  const { property } = order;
-  const at = valueOf(v, order);
-  const p = POSITION;
-  const imports = page.after ? [p] : [];
-  const descending = order.direction === "DESC";
-  const range = list.filters.find((filter) => filter.kind === "dayRange" && filter.property === property);
-  const bounds = range === undefined ? [] : seekOf(v, range, given).bounds;
-  const position = `datetime({epochSeconds: toInteger(${p}[1]), nanosecond: ${p}[2]})`;
-  const seek = [
-    ...(bounds.length === 0 ? servableBounds(order, at) : bounds),
-    ...(page.after
-      ? [
-          descending
-            ? `${at} <= CASE WHEN ${p}[1] IS NULL THEN ${EARLIEST_INSTANT} ELSE ${position} + duration('PT1S') END`
-            : `${at} >= CASE WHEN ${p}[1] IS NULL THEN ${LATEST_INSTANT} ELSE ${position} - duration('PT1S') END`,
-        ]
-      : []),
-  ];
-  const byIndex = (index: string) => [`MATCH (${v}:${label})`, `USING INDEX ${v}:${label}(${index})`];
-  const undated =
-    bounds.length > 0
-      ? []
-      : unsortedTail(list, order, "undated", `NOT ${isServable(order, at)}`, conditions, page);
-  return [
-    ...call(imports, [
-      ...byIndex(property),
-      where([...seek, ...filters]),
-      `WITH ${v} ORDER BY ${at}${descending ? " DESC" : ""} LIMIT ${page.size}`,
-      `RETURN collect(${v}) AS page`,
-    ]),
-    ...call(
-      ["page", ...imports],
-      [
-        `WITH page[-1].${property} AS edge WHERE size(page) = ${page.size}`,
-        ...byIndex(property),
-        where([`${at} >= edge - duration('PT1S') AND ${at} <= edge + duration('PT1S')`, ...filters]),
-        `RETURN collect(${v}) AS ties`,
-      ],
-    ),
-    ...undated,
-    // `page[..0]`, not `[]`: an untyped empty list makes the rows of unknown type, and Neo4j 5.26
-    // then answers null for the second read of one property (`{ .id, a: this0.id }`: a field
-    // selected under two aliases).
-    `UNWIND page + ties${undated.length === 0 ? "" : " + coalesce(undated, page[..0])"} AS ${v}`,
-    // The ties read finds the page's last rows again.
-    `WITH DISTINCT ${v}`,
-    `RETURN ${v}`,
-    `ORDER BY ${orderBy(v, order)}`,
-    `LIMIT ${page.size}`,
-  ];
 }
 
 /** A root list field's statement. */

@@ -102,9 +102,11 @@ const foldedWords = (text: string, w: string) =>
  */
 export function matchesSearch(v: string, index: SearchIndex): string {
   const text = index.properties
-    .map((property) => foldedWords(`CASE WHEN ${v}.${property} >= '' THEN ${v}.${property} ELSE '' END`, "t"))
+    .map((property) =>
+      foldedWords(`CASE WHEN ${v}.${property} >= '' THEN ${v}.${property} ELSE '' END`, "tw"),
+    )
     .join(" + ");
-  return `all(s IN ${foldedWords("$search", "q")} WHERE any(w IN ${text} WHERE w STARTS WITH s))`;
+  return `all(s IN ${foldedWords("$search", "sw")} WHERE any(w IN ${text} WHERE w STARTS WITH s))`;
 }
 
 /** The clause reading the candidates of `query` from the index as row `v`. */
