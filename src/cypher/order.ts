@@ -4,10 +4,6 @@
 // (cursor.ts). Rows without a servable value (values.ts) come last in both directions, by `id`;
 // every order ends with the `id` tie-break, ascending, so it is total.
 import {
-  isServableDate,
-  isServableInstant,
-  isServableNumber,
-  isServableText,
   servableDate,
   servableDateBounds,
   servableInstant,
@@ -117,47 +113,25 @@ export const orderName = (order: ListOrder): string => `${order.field} ${order.d
 /** The ordered property of row `v`. */
 export const valueOf = (v: string, order: ListOrder): string => `${v}.${order.property}`;
 
+/** Per kind of value: the test that a value is servable, and the index-seekable bounds holding exactly those. */
+const SERVABLE: Record<ValueKind, { test: (value: string) => string; bounds: (value: string) => string[] }> =
+  {
+    instant: { test: servableInstant, bounds: servableInstantBounds },
+    date: { test: servableDate, bounds: servableDateBounds },
+    text: { test: servableText, bounds: (value) => [servableText(value)] },
+    number: { test: servableNumber, bounds: servableNumberBounds },
+  };
+
 /** True, or false or null, when `value` holds a servable value of the order's kind (for a `CASE WHEN`). */
-export function servable(order: ListOrder, value: string): string {
-  switch (order.kind) {
-    case "instant":
-      return servableInstant(value);
-    case "date":
-      return servableDate(value);
-    case "text":
-      return servableText(value);
-    case "number":
-      return servableNumber(value);
-  }
-}
+export const servable = (order: ListOrder, value: string): string => SERVABLE[order.kind].test(value);
 
 /** True (never null) when `value` holds a servable value of the order's kind: the form `NOT` can negate. */
-export function isServable(order: ListOrder, value: string): string {
-  switch (order.kind) {
-    case "instant":
-      return isServableInstant(value);
-    case "date":
-      return isServableDate(value);
-    case "text":
-      return isServableText(value);
-    case "number":
-      return isServableNumber(value);
-  }
-}
+export const isServable = (order: ListOrder, value: string): string =>
+  `coalesce(${servable(order, value)}, false)`;
 
 /** Index-seekable bounds holding exactly the servable values of the order's kind. */
-export function servableBounds(order: ListOrder, value: string): string[] {
-  switch (order.kind) {
-    case "instant":
-      return servableInstantBounds(value);
-    case "date":
-      return servableDateBounds(value);
-    case "text":
-      return [servableText(value)];
-    case "number":
-      return servableNumberBounds(value);
-  }
-}
+export const servableBounds = (order: ListOrder, value: string): string[] =>
+  SERVABLE[order.kind].bounds(value);
 
 /**
  * `ORDER BY` for a list of `v`. Neo4j orders two `DATETIME`s at one instant by their zones

@@ -51,9 +51,6 @@ export const servableDateBounds = (on: string): string[] => [
 export const servableNumber = (value: string): string =>
   `-${LARGEST_NUMBER} <= ${value} <= ${LARGEST_NUMBER}`;
 
-/** True (never null) when `value` holds a finite number. */
-export const isServableNumber = (value: string): string => `coalesce(${servableNumber(value)}, false)`;
-
 /** Index-seekable bounds holding exactly the finite numbers of `value`. */
 export const servableNumberBounds = (value: string): string[] => [
   `${value} >= -${LARGEST_NUMBER}`,
@@ -62,9 +59,6 @@ export const servableNumberBounds = (value: string): string[] => [
 
 /** True when `text` holds a string, else false or null (for a `CASE WHEN`): a name of another type sorts as none. */
 export const servableText = (text: string): string => `${text} >= ''`;
-
-/** True (never null) when `text` holds a string. */
-export const isServableText = (text: string): string => `coalesce(${servableText(text)}, false)`;
 
 /** A property's value when it is a number, else null: what NumberStats aggregate. */
 export const numberOrNull = (value: string): string =>
