@@ -49,6 +49,15 @@ describe("Cypher built per request (no database)", () => {
       expect(cypher).not.to.match(/Topic|status|regretScore|executionGapDays|since|until/);
     });
 
+    it("finds the page's last instant again by a seek, never a scan of the whole index", async () => {
+      // Bounds from a row (`edge`) let the planner scan the index under a plain `USING INDEX`:
+      // test/plans.test.ts once saw that plan after other files had changed the graph's statistics.
+      const cypher = await cypherOf("{ decisions(status: DECIDED) { id } }");
+      expect(cypher).to.include(
+        "USING INDEX SEEK d:Decision(decidedAt) WHERE d.decidedAt >= edge - duration('PT1S') AND d.decidedAt <= edge + duration('PT1S')",
+      );
+    });
+
     it("features(ownerId) starts from the person; features(stage) reads the name index in order", async () => {
       const owned = await cypherOf('{ features(ownerId: "p1", shipped: true) { id } }');
       expect(owned).to.include("MATCH (p:Person {id: $param0})-[:OWNS]->(f:Feature)");

@@ -168,7 +168,11 @@ export function instantPage(
       ["page", ...imports],
       [
         `WITH page[-1].${property} AS edge WHERE size(page) = ${page.size}`,
-        ...byIndex(property),
+        // A seek, not a scan of the whole index filtered by the bounds: the planner may choose
+        // either for `USING INDEX` where the bounds come from a row (`edge`), and on a small graph
+        // once chose the scan.
+        `MATCH (${v}:${label})`,
+        `USING INDEX SEEK ${v}:${label}(${property})`,
         where([`${at} >= edge - duration('PT1S') AND ${at} <= edge + duration('PT1S')`, ...filters]),
         `RETURN collect(${v}) AS ties`,
       ],
