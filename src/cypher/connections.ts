@@ -57,8 +57,10 @@ export function rootConnection(list: ElementList, request: FieldRequest): string
 
 /**
  * The connection of a list under one parent node (`this`) in the requested order: all its rows
- * are read (they are few), counted for `totalCount`, and those after the cursor's position sorted
- * for the page.
+ * are read (they are few) and sorted, counted for `totalCount`, and those after the cursor's
+ * position kept for the page. Sorted before `collect`, which keeps the rows' order, rather than in a
+ * subquery over the collected rows: one subquery fewer for Neo4j to plan (6–8% of a statement
+ * with one such connection, docs/performance.md).
  */
 export function nestedConnection(
   pattern: string,
@@ -70,22 +72,15 @@ export function nestedConnection(
   const after = given(request, "after");
   const imports = after ? [POSITION] : [];
   const order = requestedOrder(type, request);
+  const following = after ? `[${v} IN every WHERE ${comesAfter(v, order, POSITION)}]` : "every";
   return lines(
     ...(after ? [AT_POSITION] : []),
     `OPTIONAL MATCH ${pattern}`,
-    `WITH ${[...imports, `collect(DISTINCT ${v}) AS every`].join(", ")}`,
-    ...call(
-      ["every", ...imports],
-      [
-        `UNWIND every AS ${v}`,
-        ...(after ? [`WITH ${v} WHERE ${comesAfter(v, order, POSITION)}`] : []),
-        `RETURN ${v}`,
-        `ORDER BY ${orderBy(v, order)}`,
-        `LIMIT ${FIRST} + 1`,
-      ],
-      true,
-    ),
-    `WITH every, collect(${v}) AS rows`,
+    // Duplicate relationships count once (§7).
+    `WITH DISTINCT ${[...imports, v].join(", ")}`,
+    `ORDER BY ${orderBy(v, order)}`,
+    `WITH ${[...imports, `collect(${v}) AS every`].join(", ")}`,
+    `WITH every, ${following}[..${FIRST} + 1] AS rows`,
     ...connectionMap(order, request, "size(every)"),
   );
 }
