@@ -1,9 +1,9 @@
 // `npm test`'s two runs of the suite: with the translation cache checking every reuse against a
 // fresh translation (TRANSLATION_CACHE=verify, test/support/service.ts's default), then with the
-// cache off. Both run against one test Neo4j started here: the second run's Cypher is the first run's, so
-// Neo4j answers it from plans already made (planning a new statement is most of what a wire
-// test waits for on a 2-core machine: docs/performance.md), and the JVM is already warm. The root
-// hooks find the instance running and leave it to this script to stop.
+// cache off. Both run against one test Neo4j started here: the second run's Cypher is the first
+// run's, so Neo4j answers it from plans already made (planning a new statement is most of what a
+// wire test waits for on a 2-core machine: docs/performance.md), and the JVM is already warm. The
+// root hooks find the instance running and leave it to this script to stop.
 import { spawnSync } from "node:child_process";
 import { startTestNeo4j, stopTestNeo4j } from "./test-neo4j.js";
 
