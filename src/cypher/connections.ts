@@ -72,16 +72,21 @@ export function nestedConnection(
   const after = given(request, "after");
   const imports = after ? [POSITION] : [];
   const order = requestedOrder(type, request);
-  const following = after ? `[${v} IN every WHERE ${comesAfter(v, order, POSITION)}]` : "every";
+  // Without a cursor the page's rows are all of them: the map cuts the page and sees whether more follow.
+  const read = after
+    ? [
+        `WITH ${POSITION}, collect(${v}) AS every`,
+        `WITH every, [${v} IN every WHERE ${comesAfter(v, order, POSITION)}][..${FIRST} + 1] AS rows`,
+      ]
+    : [`WITH collect(${v}) AS rows`];
   return lines(
     ...(after ? [AT_POSITION] : []),
     `OPTIONAL MATCH ${pattern}`,
     // Duplicate relationships count once (§7).
     `WITH DISTINCT ${[...imports, v].join(", ")}`,
     `ORDER BY ${orderBy(v, order)}`,
-    `WITH ${[...imports, `collect(${v}) AS every`].join(", ")}`,
-    `WITH every, ${following}[..${FIRST} + 1] AS rows`,
-    ...connectionMap(order, request, "size(every)"),
+    ...read,
+    ...connectionMap(order, request, after ? "size(every)" : "size(rows)"),
   );
 }
 
