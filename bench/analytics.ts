@@ -2,9 +2,10 @@
 // questions, asked one at a time of kg-graphql and (where its generated schema can express them)
 // stock, on the size's bench graph: a connection's first page against a page deep in the list
 // (page 5,000 at 1m, the last page below that), the same two pages in another order (`orderBy`
-// regret score, issue 24), `totalCount` alone and with one filter, and group lists (by status,
-// by topic and month, by ISO week over a year). Each is asked `--requests` times in sequence on one keep-alive connection, or for
-// `--seconds` when that comes first (at least 5 times). Prints p50 and p99 and writes
+// regret score, issue 24), `totalCount` alone and with one filter, and group lists (by status;
+// by topic and month over everything, since a date and over a year; by ISO week over a year).
+// Each is asked `--requests` times in sequence on one keep-alive connection, or for `--seconds`
+// when that comes first (at least 5 times). Prints p50 and p99 and writes
 // bench/results/analytics-<size>.json.
 import { Agent, request } from "node:http";
 import { writeFile } from "node:fs/promises";
@@ -42,7 +43,7 @@ const DEEP_ROW = 5_000 * PAGE;
 /** The demo data's decisions span late 2021 to 2026: this keeps about a third (301,469 of 1m's). */
 const RECENT = "2024-12-01";
 const STATUSES = ["PROPOSED", "DECIDED", "EXECUTED", "REVERSED", "SUPERSEDED"];
-/** A year of the demo data's decisions, for the weekly groups. */
+/** A year of the demo data's decisions, for the year's groups (by topic and month, by week). */
 const YEAR_START = "2025-01-01";
 const YEAR_END = "2025-12-31";
 
@@ -158,6 +159,11 @@ async function main(): Promise<void> {
         // A dashboard's usual question: one range of dates, so only its rows are read.
         name: `decisionGroups [TOPIC, MONTH] since ${RECENT}`,
         kg: `{ decisionGroups(by: [TOPIC, MONTH], since: "${RECENT}") { topic { name } month count } }`,
+      },
+      {
+        // Issue 22's "over a year's range": the calendar year 2025.
+        name: `decisionGroups [TOPIC, MONTH] over a year`,
+        kg: `{ decisionGroups(by: [TOPIC, MONTH], since: "${YEAR_START}", until: "${YEAR_END}") { topic { name } month count } }`,
       },
       {
         // Issue 24: a word many titles hold (about one decision in fifteen of the demo data's).

@@ -3,6 +3,7 @@
 // with random subsets of their filters, random selections with nested lists, links, connections
 // (with `totalCount` or a cursor, sometimes) and group statistics, one to six root fields.
 import fc from "fast-check";
+import { Kind, parse, type OperationDefinitionNode, type SelectionSetNode } from "graphql";
 import { encodeCursor } from "../src/cypher/cursor.js";
 
 /** Ids and values of the bench graph the filters name. */
@@ -208,4 +209,30 @@ export function documentArbitrary(subjects: ShapeSubjects): fc.Arbitrary<string>
     );
     return `{ ${fields.join(" ")} }`;
   });
+}
+
+/** Fields with a selection that are not a level of their own: a connection's parts, a group's NumberStats. */
+const NOT_LEVELS = new Set(["edges", "node", "nodes", "pageInfo", "regretScore", "executionGapDays"]);
+
+/** How many levels of nested lists, links and connections a selection holds. */
+function nesting(selectionSet: SelectionSetNode | undefined): number {
+  let deepest = 0;
+  for (const selection of selectionSet?.selections ?? []) {
+    if (selection.kind !== Kind.FIELD || selection.selectionSet === undefined) continue;
+    const below = nesting(selection.selectionSet);
+    deepest = Math.max(deepest, NOT_LEVELS.has(selection.name.value) ? below : 1 + below);
+  }
+  return deepest;
+}
+
+/**
+ * Each root field's nesting, in document order (as the library writes their queries): 0 for a
+ * list, connection or group list of the element's own values, 1 when it also selects nested lists,
+ * links or connections, 2 when those select more, and so on.
+ */
+export function rootFieldNesting(document: string): number[] {
+  const [operation] = parse(document).definitions as OperationDefinitionNode[];
+  return (operation?.selectionSet.selections ?? []).map((field) =>
+    field.kind === Kind.FIELD ? nesting(field.selectionSet) : 0,
+  );
 }

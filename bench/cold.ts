@@ -1,4 +1,4 @@
-// `npm run bench:cold -- --size 10k|1m [--shapes 200] [--warm-up 100] [--seed 22]`: what a
+// `npm run bench:cold -- --size 10k|1m [--shapes 200] [--warm-up 100] [--seed 22] [--cypher-only]`: what a
 // question costs the first time it is asked. Neo4j plans every Cypher text it has not seen
 // before it reads a row, and data teams rarely send the same document twice. `--shapes` distinct
 // query shapes (documents whose Cypher differs: bench/cold-shapes.ts) are each asked once (first
@@ -8,7 +8,8 @@
 // by the JVM, and a plan-cold question should not also pay a JVM-cold planner (the instance may
 // have been started by this very command). Also issue 22's six connections of one topic in
 // one request, cold and warm, and the distribution of each root field's Cypher length. Prints the
-// figures against issue 22's targets and writes bench/results/cold-<size>.json.
+// figures against issue 22's targets and writes bench/results/cold-<size>.json. `--cypher-only`
+// prints the Cypher lengths of the same shapes (with stand-in ids) without a database.
 import { writeFile } from "node:fs/promises";
 import { Agent, request } from "node:http";
 import { cpus, totalmem } from "node:os";
@@ -19,7 +20,7 @@ import { translatingSchema } from "../src/graphql/schema.js";
 import { translateDocument } from "../src/graphql/translate.js";
 import { queriesSent } from "../src/neo4j/combine.js";
 import { projectRoot } from "../src/project-root.js";
-import { documentArbitrary } from "./cold-shapes.js";
+import { documentArbitrary, rootFieldNesting, type ShapeSubjects } from "./cold-shapes.js";
 import { lineFit, plannerFloor, subqueryCount } from "./planning-cost.js";
 import { log, openBenchGraph, parseSize, PRODUCT_ARGS, productEnv, startChild } from "./harness.js";
 import { median } from "./load.js";
@@ -31,6 +32,7 @@ const { values } = parseArgs({
     shapes: { type: "string", default: "200" },
     seed: { type: "string", default: "22" },
     "warm-up": { type: "string", default: "100" },
+    "cypher-only": { type: "boolean", default: false },
   },
 });
 const size = parseSize(values.size);
@@ -52,7 +54,93 @@ const summary = (times: number[]) => {
 };
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
+interface Shape {
+  document: string;
+  /** Each root field's Cypher length, in document order. */
+  fieldLengths: number[];
+  /** Each root field's nesting (cold-shapes.ts), in the same order. */
+  fieldNesting: number[];
+  subqueries: number;
+}
+
+/** Distinct shapes (documents whose Cypher, as the service sends it, differs): the warm-up's and the measured. */
+async function generateShapes(subjects: ShapeSubjects): Promise<{ warmUp: Shape[]; shapes: Shape[] }> {
+  const schema = await translatingSchema();
+  const seen = new Set<string>();
+  const distinct = async (seed: number, count: number) => {
+    const found: Shape[] = [];
+    for (const document of fc.sample(documentArbitrary(subjects), { seed, numRuns: count * 20 })) {
+      if (found.length === count) break;
+      const queries = await translateDocument(schema, document);
+      const sent = queriesSent(queries)
+        .map((query) => query.text)
+        .join("\n");
+      if (sent === "" || seen.has(sent)) continue;
+      seen.add(sent);
+      found.push({
+        document,
+        fieldLengths: queries.map((query) => query.text.length),
+        fieldNesting: rootFieldNesting(document),
+        subqueries: subqueryCount(sent),
+      });
+    }
+    return found;
+  };
+  const warmUp = await distinct(SEED + 1, WARM_UP);
+  return { warmUp, shapes: await distinct(SEED, SHAPES) };
+}
+
+/** The distribution of `lengths` (sorted here), with how many are over 3,000 characters. */
+const lengthSummary = (lengths: number[]) => {
+  const sorted = [...lengths].sort((a, b) => a - b);
+  return {
+    fields: sorted.length,
+    min: sorted[0],
+    p50: median(sorted),
+    p90: percentile(sorted, 90),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1),
+    over3000: sorted.filter((length) => length > 3_000).length,
+  };
+};
+
+/** Each root field's Cypher length over the shapes, in all and by the field's nesting. */
+function cypherLengths(shapes: readonly Shape[]) {
+  const fields = shapes.flatMap((shape) =>
+    shape.fieldLengths.map((length, i) => ({ length, nesting: shape.fieldNesting[i] ?? 0 })),
+  );
+  const deepest = Math.max(...fields.map((field) => field.nesting));
+  return {
+    ...lengthSummary(fields.map((field) => field.length)),
+    byNesting: Array.from({ length: deepest + 1 }, (_, nesting) => ({
+      nesting,
+      ...lengthSummary(fields.filter((field) => field.nesting === nesting).map((field) => field.length)),
+    })),
+  };
+}
+
+const printLengths = (c: ReturnType<typeof cypherLengths>) => {
+  log(
+    `Cypher per root field (${String(c.fields)}): p50 ${String(c.p50)}, p90 ${String(c.p90)}, p99 ${String(c.p99)}, max ${String(c.max)} characters; ${String(c.over3000)} over 3,000`,
+  );
+  for (const n of c.byNesting)
+    log(
+      `  nesting ${String(n.nesting)}: ${String(n.fields).padStart(3)} fields, p50 ${String(n.p50)}, p90 ${String(n.p90)}, max ${String(n.max)}; ${String(n.over3000)} over 3,000`,
+    );
+};
+
+/** Stand-ins for the bench graph's ids, for `--cypher-only` (the Cypher's length does not depend on them). */
+const STAND_IN_SUBJECTS: ShapeSubjects = {
+  topicIds: ["topic-00001", "topic-00002"],
+  ownerIds: ["person-000001", "person-000002"],
+  teams: ["Search", "Platform"],
+};
+
 async function main(): Promise<void> {
+  if (values["cypher-only"]) {
+    printLengths(cypherLengths((await generateShapes(STAND_IN_SUBJECTS)).shapes));
+    return;
+  }
   const graph = await openBenchGraph(size);
   const product = await startChild("kg-graphql", PRODUCT_ARGS, await productEnv(graph));
   try {
@@ -68,29 +156,7 @@ async function main(): Promise<void> {
       teams: await column("MATCH (f:Feature) WHERE f.team IS NOT NULL RETURN DISTINCT f.team LIMIT 20"),
     };
 
-    // Distinct shapes: documents whose Cypher (as the service sends it) differs.
-    const schema = await translatingSchema();
-    const seen = new Set<string>();
-    const distinct = async (seed: number, count: number) => {
-      const found: { document: string; fieldLengths: number[]; subqueries: number }[] = [];
-      for (const document of fc.sample(documentArbitrary(subjects), { seed, numRuns: count * 20 })) {
-        if (found.length === count) break;
-        const queries = await translateDocument(schema, document);
-        const sent = queriesSent(queries)
-          .map((query) => query.text)
-          .join("\n");
-        if (sent === "" || seen.has(sent)) continue;
-        seen.add(sent);
-        found.push({
-          document,
-          fieldLengths: queries.map((query) => query.text.length),
-          subqueries: subqueryCount(sent),
-        });
-      }
-      return found;
-    };
-    const warmUp = await distinct(SEED + 1, WARM_UP);
-    const shapes = await distinct(SEED, SHAPES);
+    const { warmUp, shapes } = await generateShapes(subjects);
     log(
       `${String(shapes.length)} distinct query shapes (seed ${String(SEED)}), after ${String(warmUp.length)} others`,
     );
@@ -197,7 +263,6 @@ async function main(): Promise<void> {
       };
     });
 
-    const lengths = shapes.flatMap((shape) => shape.fieldLengths).sort((a, b) => a - b);
     const longest = [...shapes]
       .sort((a, b) => Math.max(...b.fieldLengths) - Math.max(...a.fieldLengths))
       .slice(0, 5)
@@ -220,15 +285,7 @@ async function main(): Promise<void> {
         cold: sixCold,
         warmMedian: median(sixWarm),
       },
-      cypherCharactersPerRootField: {
-        fields: lengths.length,
-        min: lengths[0],
-        p50: median(lengths),
-        p90: percentile(lengths, 90),
-        p99: percentile(lengths, 99),
-        max: lengths.at(-1),
-        over3000: lengths.filter((length) => length > 3_000).length,
-      },
+      cypherCharactersPerRootField: cypherLengths(shapes),
       planning: {
         firstAskingOverSubqueries: fit,
         bySubqueries,
@@ -244,9 +301,7 @@ async function main(): Promise<void> {
     log(
       `six connections of one topic: cold ${ms(median(sixCold))} (median of ${String(COLD_RUNS)}), warm ${ms(median(sixWarm))}`,
     );
-    log(
-      `Cypher per root field (${String(c.fields)}): p50 ${String(c.p50)}, p90 ${String(c.p90)}, p99 ${String(c.p99)}, max ${String(c.max)} characters; ${String(c.over3000)} over 3,000`,
-    );
+    printLengths(c);
     log(
       `first asking ≈ ${ms(fit.intercept)} + ${ms(fit.slope)} per subquery (r² ${fit.r2.toFixed(2)}); ` +
         `the planner alone: ${ms(floorFit.intercept)} + ${ms(floorFit.slope)} per subquery (${floor.map((point) => `${String(point.subqueries)}: ${ms(point.ms)}`).join(", ")})`,
