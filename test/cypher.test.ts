@@ -147,6 +147,21 @@ describe("Cypher built per request (no database)", () => {
       expect(byDimensions).not.to.match(/ORDER BY count/);
     });
 
+    it("check an instant's servability once: a given day range keeps only servable instants", async () => {
+      const bucket = "CASE WHEN month_at.offsetSeconds = 0 THEN date.truncate('month', month_at)";
+      const guarded = `CASE WHEN NOT coalesce(datetime('0000T00Z') <= month_at < datetime('+10000T00Z'), false) THEN null WHEN month_at.offsetSeconds = 0`;
+      const everything = await cypherOf("{ decisionGroups(by: [MONTH]) { month count } }");
+      expect(everything).to.include(guarded);
+      for (const range of ['since: "2025-01-01"', 'until: "2025-12-31"']) {
+        const ranged = await cypherOf(`{ decisionGroups(by: [MONTH], ${range}) { month count } }`);
+        expect(ranged).to.include(
+          "CASE WHEN datetime('0000T00Z') <= d.decidedAt < datetime('+10000T00Z') THEN",
+        );
+        expect(ranged).to.include(bucket);
+        expect(ranged).not.to.include(guarded);
+      }
+    });
+
     it("count a group by one indexed property over the whole label from its index", async () => {
       const cypher = await cypherOf("{ decisionGroups(by: [STATUS]) { status count } }");
       expect(cypher).to.include(

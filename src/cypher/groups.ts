@@ -3,6 +3,7 @@
 // request: the rows' one start (starts.ts), only the dimensions `by` names, and NumberStats only
 // for the statistics the request selects.
 import type { ElementList } from "./domain.js";
+import { isGiven } from "./filters.js";
 import { givenArguments, pageSize } from "./lists.js";
 import { selects, type FieldRequest } from "./request.js";
 import { readRows } from "./starts.js";
@@ -17,6 +18,11 @@ export interface Dimension {
   field: string;
   /** Its value for the row. */
   value: string;
+  /**
+   * Its value for a row whose instant is known to be servable (values.ts): the rows a given day
+   * range on that property keeps (filters.ts reads only servable instants there).
+   */
+  servable?: { property: string; value: string };
   /** A property the value reads several times, read once into a variable first (`[variable, property]`). */
   reads?: [string, string];
   /**
@@ -85,13 +91,15 @@ export const timeDimension = (bucket: Bucket, property: string): Dimension => {
   const { field, start, text } = BUCKETS[bucket];
   // Read once: a stored DATETIME is decoded on each read, and the value reads it up to four times.
   const at = `${field}_at`;
+  const inUtc =
+    `WHEN ${at}.offsetSeconds = 0 THEN ${start(at)} ` +
+    `ELSE ${start(`datetime({epochSeconds: ${at}.epochSeconds})`)} END`;
   return {
     name: bucket,
     field,
     reads: [at, property],
-    value:
-      `CASE WHEN NOT ${isServableInstant(at)} THEN null WHEN ${at}.offsetSeconds = 0 THEN ${start(at)} ` +
-      `ELSE ${start(`datetime({epochSeconds: ${at}.epochSeconds})`)} END`,
+    value: `CASE WHEN NOT ${isServableInstant(at)} THEN null ${inUtc}`,
+    servable: { property, value: `CASE ${inUtc}` },
     output: (k) => `CASE WHEN ${k} IS NULL THEN null ELSE ${text(k)} END`,
   };
 };
@@ -164,6 +172,14 @@ export function groups(group: GroupList, request: FieldRequest): string {
   const dimensionOrder = keys.flatMap((key) => [`${key} IS NULL`, key]);
   const order = `ORDER BY ${[...countOrder(request), ...dimensionOrder].join(", ")}`;
   const given = givenArguments(list, request);
+  // A given day range keeps only servable instants of its property: no dimension checks again.
+  const servable = new Set(
+    list.filters.flatMap((filter) =>
+      filter.kind === "dayRange" && isGiven(filter, given) ? [`${v}.${filter.property}`] : [],
+    ),
+  );
+  const valueOf = (d: Dimension) =>
+    d.servable !== undefined && servable.has(d.servable.property) ? d.servable.value : d.value;
   const [only] = dimensions;
   const reads = dimensions.flatMap((d) => (d.reads === undefined ? [] : [`${d.reads[1]} AS ${d.reads[0]}`]));
   const counted =
@@ -172,7 +188,7 @@ export function groups(group: GroupList, request: FieldRequest): string {
       : [
           ...readRows(list, given).clauses,
           ...(reads.length === 0 ? [] : [`WITH ${[v, ...reads].join(", ")}`]),
-          `WITH ${[v, ...dimensions.map((d) => `${d.value} AS ${d.field}`), ...stats.map((property) => statsValue(v, property))].join(", ")}`,
+          `WITH ${[v, ...dimensions.map((d) => `${valueOf(d)} AS ${d.field}`), ...stats.map((property) => statsValue(v, property))].join(", ")}`,
           `WITH ${[...fields, `count(${v}) AS count`, ...stats.flatMap(statsAggregates)].join(", ")}`,
         ];
   return lines(
