@@ -7,6 +7,8 @@ import neo4j, { type Driver } from "neo4j-driver";
 import { ApiKeyStore } from "../src/auth/api-key-store.js";
 import { sha256Hex } from "../src/documents/document-hash.js";
 import { MemoryPersistedQueryStore } from "../src/documents/persisted-query-store.js";
+import { translateDocument } from "../src/graphql/translate.js";
+import { queriesSent } from "../src/neo4j/combine.js";
 import { overriding } from "../src/neo4j/deadline.js";
 import {
   cypherToPlan,
@@ -104,10 +106,10 @@ describe("pre-planning of known documents (issue 22)", function () {
     counting.reset();
     expect((await service.graphql(dashboard, { topic: "t1" })).status).to.equal(200);
     expect(recording.explained).to.include(counting.recorded()[0]?.text);
-    // `$status` was left out: a request that gives it asks for another shape, planned on first use.
+    // Planned with its optional `$status` given too, as a dashboard that sends it asks.
     counting.reset();
     expect((await service.graphql(dashboard, { topic: "t1", status: "DECIDED" })).status).to.equal(200);
-    expect(recording.explained).not.to.include(counting.recorded()[0]?.text);
+    expect(recording.explained).to.include(counting.recorded()[0]?.text);
 
     counting.reset();
     expect((await service.graphql(persisted)).status).to.equal(200);
@@ -182,5 +184,21 @@ describe("pre-planning of known documents (issue 22)", function () {
     expect(await cypherToPlan(schema, invalid)).to.equal(undefined);
     expect(await cypherToPlan(schema, "{ topics(")).to.equal(undefined);
     expect((await cypherToPlan(schema, dashboard))?.[0]?.text).to.match(/\$/);
+  });
+
+  it("plans a document with its required variables alone and with every variable given", async () => {
+    const schema = await buildTestSchema();
+    const ranged = `query Range($since: Date, $until: Date, $after: String, $topic: ID!) {
+      decisionsConnection(topicId: $topic, since: $since, until: $until, after: $after, first: 5) { nodes { id } }
+    }`;
+    const sent = async (variables: Record<string, unknown>) =>
+      queriesSent(await translateDocument(schema, ranged, variables)).map((query) => query.text);
+    const planned = ((await cypherToPlan(schema, ranged)) ?? []).map((query) => query.text);
+    const alone = await sent({ topic: "t1" });
+    const every = await sent({ topic: "t1", since: "2024-01-01", until: "2024-06-30", after: "WyJ4Il0" });
+    expect(alone).to.not.deep.equal(every);
+    expect(planned).to.deep.equal([...alone, ...every]);
+    // Some optional variables given and not others: a shape planned on its first use.
+    expect(planned).to.not.include.members(await sent({ topic: "t1", since: "2024-01-01" }));
   });
 });

@@ -47,10 +47,12 @@ export type PreplanOutcome = "planned" | "skipped" | "failed";
 
 /**
  * The Cypher the service sends for a document: its root fields' queries as the request's runner
- * sends them ({@link queriesSent}). A field's Cypher depends on which
- * arguments are given, not on their values (those are parameters), so a required variable is
- * given a stand-in of its type and an optional one is left out, as most callers leave it.
- * Undefined for a document that does not validate or that has several operations.
+ * sends them ({@link queriesSent}). A field's Cypher depends on which arguments are given, not on
+ * their values (those are parameters), so the document is translated with stand-in values twice:
+ * with its required variables alone, and with every variable given (a dashboard usually sends all
+ * of its variables). A request that gives some of its optional variables and not others asks for
+ * a shape planned on its first use. Undefined for a document that does not validate, that has
+ * several operations or whose required variables have no stand-in.
  */
 export async function cypherToPlan(schema: GraphQLSchema, text: string): Promise<CypherQuery[] | undefined> {
   let document: DocumentNode;
@@ -65,41 +67,58 @@ export async function cypherToPlan(schema: GraphQLSchema, text: string): Promise
   const [operation] = operations;
   if (operations.length !== 1 || operation === undefined || validate(schema, document).length > 0)
     return undefined;
-  const variables: Record<string, unknown> = {};
-  for (const variable of operation.variableDefinitions ?? []) {
-    if (variable.type.kind !== Kind.NON_NULL_TYPE || variable.defaultValue !== undefined) continue;
-    const value = standIn(typeFromAST(schema, variable.type) as GraphQLInputType | undefined);
-    if (value === undefined) return undefined;
-    variables[variable.variable.name.value] = value;
-  }
-  return queriesSent(await translateDocument(schema, document, variables));
+  // Each variable its own stand-in: the library writes equal values as one parameter.
+  const standIns = (operation.variableDefinitions ?? []).map((variable, index) => ({
+    name: variable.variable.name.value,
+    required: variable.type.kind === Kind.NON_NULL_TYPE && variable.defaultValue === undefined,
+    value: standIn(typeFromAST(schema, variable.type) as GraphQLInputType | undefined, index),
+  }));
+  const required = standIns.filter((variable) => variable.required);
+  if (required.some((variable) => variable.value === undefined)) return undefined;
+  const translated = async (given: typeof standIns) =>
+    queriesSent(
+      await translateDocument(
+        schema,
+        document,
+        Object.fromEntries(given.map((variable) => [variable.name, variable.value])),
+      ),
+    );
+  const alone = await translated(required);
+  // Every variable given: a stand-in the service refuses (an `after` that is no cursor) leaves
+  // the document with its first shape only.
+  const every = standIns.some((variable) => !variable.required && variable.value !== undefined)
+    ? await translated(standIns.filter((variable) => variable.value !== undefined)).catch(() => [])
+    : [];
+  const texts = new Set(alone.map((query) => query.text));
+  return [...alone, ...every.filter((query) => !texts.has(query.text))];
 }
 
-const SCALAR_STAND_INS: Readonly<Record<string, unknown>> = {
-  ID: "pre-planning",
-  String: "pre-planning",
-  Int: 1,
-  Float: 1,
-  Boolean: true,
-  Date: "2000-01-01",
-  DateTime: "2000-01-01T00:00:00Z",
+/** A scalar's stand-in, the `n`th of its kind (each variable of a document gets its own). */
+const SCALAR_STAND_INS: Readonly<Record<string, (n: number) => unknown>> = {
+  ID: (n) => `pre-planning-${String(n)}`,
+  String: (n) => `pre-planning-${String(n)}`,
+  Int: (n) => n + 1,
+  Float: (n) => n + 1.5,
+  Boolean: (n) => n % 2 === 0,
+  Date: (n) => `2000-01-${String((n % 28) + 1).padStart(2, "0")}`,
+  DateTime: (n) => `2000-01-${String((n % 28) + 1).padStart(2, "0")}T00:00:00Z`,
 };
 
-/** A value of the type that the service accepts, or undefined where it knows none. */
-export function standIn(type: GraphQLInputType | undefined): unknown {
+/** A value of the type that the service accepts (the `n`th stand-in of a scalar), or undefined where it knows none. */
+export function standIn(type: GraphQLInputType | undefined, n = 0): unknown {
   if (type === undefined) return undefined;
   const nullable = isNonNullType(type) ? getNullableType(type) : type;
   if (isListType(nullable)) {
-    const item = standIn(nullable.ofType);
+    const item = standIn(nullable.ofType, n);
     return item === undefined ? undefined : [item];
   }
   if (isEnumType(nullable)) return nullable.getValues()[0]?.value;
-  if (isScalarType(nullable)) return SCALAR_STAND_INS[nullable.name];
+  if (isScalarType(nullable)) return SCALAR_STAND_INS[nullable.name]?.(n);
   if (isInputObjectType(nullable)) {
     const value: Record<string, unknown> = {};
     for (const field of Object.values(nullable.getFields())) {
       if (!isNonNullType(field.type) || field.defaultValue !== undefined) continue;
-      const fieldValue = standIn(field.type);
+      const fieldValue = standIn(field.type, n);
       if (fieldValue === undefined) return undefined;
       value[field.name] = fieldValue;
     }
