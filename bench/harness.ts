@@ -46,6 +46,8 @@ export interface BenchGraph {
   key: string;
   /** Environment for a child that connects to this Neo4j. */
   env: NodeJS.ProcessEnv;
+  /** Stops the instance and starts it again, as `npm run db -- stop` and `start` do (its plan caches start empty). */
+  restart: () => Promise<void>;
   /** Closes the driver and stops the instance (its data stays for the next run). */
   close: () => Promise<void>;
 }
@@ -53,7 +55,8 @@ export interface BenchGraph {
 /** Starts the size's instance, loads the demo graph unless it is already there. */
 export async function openBenchGraph(size: BenchSize): Promise<BenchGraph> {
   const instance = `bench-${size}`;
-  const neo = await startLocalNeo4j({ name: instance, password: PASSWORD, log, ...BENCH_SIZES[size] });
+  const options = { name: instance, password: PASSWORD, log, ...BENCH_SIZES[size] };
+  const neo = await startLocalNeo4j(options);
   const driver = neo4j.driver(neo.uri, neo4j.auth.basic(neo.user, neo.password));
   const database = "neo4j";
   if (!(await holdsDemoSize(driver, size))) await seedDemoData(driver, database, size, 42, log);
@@ -67,6 +70,10 @@ export async function openBenchGraph(size: BenchSize): Promise<BenchGraph> {
     subjects: await chooseSubjects(driver),
     key,
     env: { ...process.env, NEO4J_URI: neo.uri, NEO4J_PASSWORD: PASSWORD },
+    restart: async () => {
+      await stopLocalNeo4j(instance);
+      await startLocalNeo4j(options);
+    },
     close: async () => {
       await driver.close();
       await stopLocalNeo4j(instance);
@@ -155,7 +162,7 @@ export async function startChild(name: string, args: string[], env: NodeJS.Proce
       .find((p) => p !== undefined);
     if (port !== undefined) {
       log(`  ${name} on port ${String(port)} (pid ${String(child.pid)}, output in ${file})`);
-      return { process: child, port };
+      return { process: child, port, output: file };
     }
     if (exited !== undefined)
       throw new Error(`${name} exited with ${String(exited)}; its output is in ${file}`);
