@@ -149,17 +149,29 @@ describe("Cypher built per request (no database)", () => {
 
     it("check an instant's servability once: a given day range keeps only servable instants", async () => {
       const bucket = "CASE WHEN month_at.offsetSeconds = 0 THEN date.truncate('month', month_at)";
-      const guarded = `CASE WHEN NOT coalesce(datetime('0000T00Z') <= month_at < datetime('+10000T00Z'), false) THEN null WHEN month_at.offsetSeconds = 0`;
-      const everything = await cypherOf("{ decisionGroups(by: [MONTH]) { month count } }");
-      expect(everything).to.include(guarded);
+      const guardedBucket = `CASE WHEN NOT coalesce(datetime('0000T00Z') <= month_at < datetime('+10000T00Z'), false) THEN null WHEN month_at.offsetSeconds = 0`;
+      const guardedRange = "CASE WHEN datetime('0000T00Z') <= d.decidedAt < datetime('+10000T00Z') THEN";
+      expect(await cypherOf("{ decisionGroups(by: [MONTH]) { month count } }")).to.include(guardedBucket);
+      // Read from the range's own index: every value is an instant within a second of the range.
       for (const range of ['since: "2025-01-01"', 'until: "2025-12-31"']) {
         const ranged = await cypherOf(`{ decisionGroups(by: [MONTH], ${range}) { month count } }`);
-        expect(ranged).to.include(
-          "CASE WHEN datetime('0000T00Z') <= d.decidedAt < datetime('+10000T00Z') THEN",
-        );
+        expect(ranged).to.include("USING INDEX d:Decision(decidedAt)");
         expect(ranged).to.include(bucket);
-        expect(ranged).not.to.include(guarded);
+        expect(ranged).not.to.include(guardedBucket);
+        expect(ranged).not.to.include(guardedRange);
+        expect(ranged).to.match(/AND d\.decidedAt\.epochSeconds (>=|<) /);
       }
+      // Read from a topic's relationships: the range's condition guards each value, once.
+      const fromTopic = await cypherOf(
+        '{ decisionGroups(by: [MONTH], topicId: "t1", since: "2025-01-01") { month count } }',
+      );
+      expect(fromTopic).to.include(guardedRange);
+      expect(fromTopic).to.include(bucket);
+      expect(fromTopic).not.to.include(guardedBucket);
+      const counted = await cypherOf(
+        '{ decisionsConnection(topicId: "t1", until: "2025-01-01") { totalCount } }',
+      );
+      expect(counted).to.include(guardedRange);
     });
 
     it("count a group by one indexed property over the whole label from its index", async () => {

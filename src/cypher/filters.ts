@@ -28,8 +28,16 @@ const dayStart = (value: string) => `datetime({date: date(${value}), timezone: '
  * The exact conditions on row `v` of the filter's given arguments. Instants compare as epoch
  * seconds (Neo4j orders two `DATETIME`s at one instant by their zones), read only from a servable
  * instant (values.ts): a value of another type, or beyond the years 0000–9999, never matches.
+ * `seeked`: the rows come from this filter's own index read ({@link seekOf}), so every value is a
+ * `DATETIME` within a second of the servable years and the epoch seconds are read without that
+ * guard (the guard cost a third of a year's groups at 1M: 1.21 s against 0.83 s).
  */
-export function conditionsOf(v: string, filter: Filter, given: ReadonlySet<string>): string[] {
+export function conditionsOf(
+  v: string,
+  filter: Filter,
+  given: ReadonlySet<string>,
+  seeked = false,
+): string[] {
   const value = `${v}.${filter.property}`;
   switch (filter.kind) {
     case "equals":
@@ -45,9 +53,8 @@ export function conditionsOf(v: string, filter: Filter, given: ReadonlySet<strin
           ? [`${value}.epochSeconds < (${dayStart(`$${filter.until}`)} + duration('P1D')).epochSeconds`]
           : []),
       ];
-      return bounds.length === 0
-        ? []
-        : [`CASE WHEN ${servableInstant(value)} THEN ${bounds.join(" AND ")} END`];
+      if (bounds.length === 0) return [];
+      return seeked ? bounds : [`CASE WHEN ${servableInstant(value)} THEN ${bounds.join(" AND ")} END`];
     }
   }
 }

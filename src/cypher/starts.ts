@@ -2,7 +2,7 @@
 // node's relationships, one filter's range index, or the whole label. Only the request's own
 // arguments decide, when its statement is built: the Cypher holds one read.
 import type { ElementList } from "./domain.js";
-import { conditionsOf, isGiven, seekOf } from "./filters.js";
+import { conditionsOf, isGiven, seekOf, type Filter } from "./filters.js";
 import { searchStart, type Search } from "./search.js";
 import { where, whereAny } from "./text.js";
 
@@ -22,8 +22,11 @@ export interface RowsRead {
  */
 export function readRows(list: ElementList, given: ReadonlySet<string>, search?: Search): RowsRead {
   const { type: label, v, parent, filters } = list;
-  const conditions = (skip: (typeof filters)[number] | undefined) => [
-    ...filters.filter((filter) => filter !== skip).flatMap((filter) => conditionsOf(v, filter, given)),
+  /** The given filters' conditions on rows read from `start`'s index (none for an exact read). */
+  const conditions = (start?: Filter, exact = false) => [
+    ...filters
+      .filter((filter) => !(exact && filter === start))
+      .flatMap((filter) => conditionsOf(v, filter, given, filter === start)),
     ...(search === undefined ? [] : [search.condition]),
   ];
   if (parent !== undefined && given.has(parent.argument)) {
@@ -33,26 +36,25 @@ export function readRows(list: ElementList, given: ReadonlySet<string>, search?:
         `USING INDEX ${parent.v}:${parent.label}(id)`,
         // Duplicate relationships count once (§7).
         `WITH DISTINCT ${v}`,
-        ...whereAny(conditions(undefined)),
+        ...whereAny(conditions()),
       ],
       from: [parent.argument],
     };
   }
   if (search?.query !== undefined) {
     return {
-      clauses: [searchStart(v, list.search, search.query), ...whereAny(conditions(undefined))],
+      clauses: [searchStart(v, list.search, search.query), ...whereAny(conditions())],
       from: ["search"],
     };
   }
   const start = filters.find((filter) => isGiven(filter, given));
-  if (start === undefined)
-    return { clauses: [`MATCH (${v}:${label})`, ...whereAny(conditions(undefined))], from: [] };
+  if (start === undefined) return { clauses: [`MATCH (${v}:${label})`, ...whereAny(conditions())], from: [] };
   const seek = seekOf(v, start, given);
   return {
     clauses: [
       `MATCH (${v}:${label})`,
       `USING INDEX ${v}:${label}(${start.property})`,
-      where([...seek.bounds, ...conditions(seek.exact ? start : undefined)]),
+      where([...seek.bounds, ...conditions(start, seek.exact)]),
     ],
     from: start.kind === "dayRange" ? [start.since, start.until] : [start.argument],
   };
