@@ -1,10 +1,12 @@
 // `npm run bench:restart -- [--size 10k|100k|1m] [--requests 20]`: known documents never plan cold
 // in front of a user (issue 22). A key is restricted to the bench's questions as trusted documents
-// (what an integration ships), kg-graphql is started, and Neo4j is stopped and started again, as
-// `npm run db -- stop` and `start` do: its plan caches start empty. Once the service has logged
-// its next pre-planning round, each document's first request is timed against its warm time,
-// and against its first request after `CALL db.clearQueryCaches()` (what the first caller would
-// pay without pre-planning). Prints the figures and writes bench/results/restart-<size>.json.
+// (what an integration ships) and Neo4j is stopped and started again, as `npm run db -- stop` and
+// `start` do: its plan caches start empty, and so do its page cache and its JIT-compiled code.
+// Twice: with kg-graphql pre-planning (each document's first request timed once the service has
+// logged its next round, then its second request), and with a second kg-graphql that does not
+// (`PREPLAN_MAX_DOCUMENTS=0`, its first requests timed after the same wait). Against the warm
+// time, and the first request after `CALL db.clearQueryCaches()` on a warm server (plans alone
+// cold). Prints the figures and writes bench/results/restart-<size>.json.
 import { readFile, writeFile } from "node:fs/promises";
 import { Agent, request } from "node:http";
 import { join } from "node:path";
@@ -37,15 +39,19 @@ async function main(): Promise<void> {
   const { key, record } = await keys.create(`bench restart ${new Date().toISOString()}`, ["read"]);
   await keys.trust(record.id, Object.fromEntries(documents.map((d) => [sha256Hex(d.query), d.query])));
   const product = await startChild("kg-graphql", PRODUCT_ARGS, await productEnv(graph));
+  const unplanned = await startChild("kg-graphql-without-preplanning", PRODUCT_ARGS, {
+    ...(await productEnv(graph)),
+    PREPLAN_MAX_DOCUMENTS: "0",
+  });
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   /** One request with the restricted key; its time in ms. Anything but data is an error. */
-  const ask = (document: GraphQLRequest) =>
+  const ask = (document: GraphQLRequest, port = product.port) =>
     new Promise<number>((resolve, reject) => {
       const started = performance.now();
       const req = request(
         {
           host: "127.0.0.1",
-          port: product.port,
+          port,
           path: "/api/v1/graphql",
           method: "POST",
           agent,
@@ -75,9 +81,9 @@ async function main(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   };
-  const firstAskings = async () => {
+  const askEach = async (port = product.port) => {
     const times: Record<string, number> = {};
-    for (const document of documents) times[document.name] = await ask(document);
+    for (const document of documents) times[document.name] = await ask(document, port);
     return times;
   };
   try {
@@ -89,23 +95,34 @@ async function main(): Promise<void> {
       warm[document.name] = median(times.slice(3));
     }
 
-    log(`Restarting Neo4j (instance bench-${size})…`);
+    log(`Restarting Neo4j (instance bench-${size}), kg-graphql pre-planning…`);
     const before = (await rounds()).length;
     const restarting = performance.now();
     await graph.restart();
     const neo4jReady = performance.now();
     const round = await nextRound(before);
     const planned = performance.now();
-    const afterRestart = await firstAskings();
+    const afterRestart = await askEach();
+    const secondAfterRestart = await askEach();
 
-    // The counterfactual: the same first requests with Neo4j's plan caches emptied.
+    log("Restarting Neo4j again, kg-graphql without pre-planning…");
+    product.process.kill("SIGTERM");
+    await graph.restart();
+    // The same wait as the pre-planning service's, so both meet a server up as long.
+    await new Promise((resolve) => setTimeout(resolve, planned - neo4jReady));
+    const withoutPreplanningAfterRestart = await askEach(unplanned.port);
+
+    // Plans alone cold: the same first requests on a warm server with its plan caches emptied.
+    await askEach(unplanned.port);
     await graph.driver.executeQuery("CALL db.clearQueryCaches()");
-    const withoutPreplanning = await firstAskings();
+    const withoutPreplanning = await askEach(unplanned.port);
 
     const rows = documents.map(({ name }) => ({
       document: name,
       warmMedian: warm[name] ?? Number.NaN,
       firstAfterRestart: afterRestart[name] ?? Number.NaN,
+      secondAfterRestart: secondAfterRestart[name] ?? Number.NaN,
+      firstAfterRestartWithoutPreplanning: withoutPreplanningAfterRestart[name] ?? Number.NaN,
       firstWithPlanCachesCleared: withoutPreplanning[name] ?? Number.NaN,
     }));
     const results = {
@@ -114,7 +131,7 @@ async function main(): Promise<void> {
       measuredAt: new Date().toISOString(),
       commit: measuredCommit(),
       method:
-        "A key restricted to the bench's questions as trusted documents; the warm time is the median of --requests sequential requests after 3 unmeasured; Neo4j stopped and started, then, once the service logged its next pre-planning round, each document asked once (first after restart); then CALL db.clearQueryCaches() and each asked once again (what a first request costs unplanned). Times end to end over HTTP, in ms.",
+        "A key restricted to the bench's questions as trusted documents; the warm time is the median of --requests sequential requests after 3 unmeasured. Neo4j stopped and started; once kg-graphql logged its next pre-planning round, each document asked once (first after restart), then once more (second). Neo4j stopped and started again; after the same wait, each document asked once of a second kg-graphql with PREPLAN_MAX_DOCUMENTS=0 (first after restart without pre-planning); then, the server warm, CALL db.clearQueryCaches() and each asked once more (plans alone cold). Times end to end over HTTP, in ms, in the order the documents are listed.",
       neo4jRestartMs: neo4jReady - restarting,
       preplannedMsAfterNeo4jReady: planned - neo4jReady,
       preplanningRound: round,
@@ -124,10 +141,11 @@ async function main(): Promise<void> {
       `Neo4j restarted in ${(neo4jReady - restarting).toFixed(0)} ms; the service had pre-planned ${(planned - neo4jReady).toFixed(0)} ms later:`,
     );
     log(`  ${round.slice(0, 300)}`);
-    log("document            warm p50   first after restart   first, plan caches cleared");
+    const cell = (ms: number) => `${ms.toFixed(1).padStart(8)} ms`;
+    log("after a restart:   warm p50     pre-planned 1st      2nd  not pre-planned  plans alone cold");
     for (const row of rows)
       log(
-        `${row.document.padEnd(18)} ${row.warmMedian.toFixed(1).padStart(8)} ms ${row.firstAfterRestart.toFixed(1).padStart(14)} ms ${row.firstWithPlanCachesCleared.toFixed(1).padStart(20)} ms`,
+        `${row.document.padEnd(16)} ${cell(row.warmMedian)} ${cell(row.firstAfterRestart).padStart(19)} ${cell(row.secondAfterRestart)} ${cell(row.firstAfterRestartWithoutPreplanning).padStart(16)} ${cell(row.firstWithPlanCachesCleared).padStart(17)}`,
       );
     const file = join(projectRoot, "bench", "results", `restart-${size}.json`);
     await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
@@ -135,6 +153,7 @@ async function main(): Promise<void> {
   } finally {
     agent.destroy();
     product.process.kill("SIGTERM");
+    unplanned.process.kill("SIGTERM");
     await keys.revoke(record.id);
     await graph.close();
   }
