@@ -147,9 +147,12 @@ export async function report(run: Run): Promise<void> {
 
 /**
  * The commit the figures are of, marked when the working tree differs from it (other than in the
- * results and the tables of docs/performance.md that earlier sizes of the same series wrote).
+ * results and the tables of docs/performance.md that earlier sizes of the same series wrote). Read
+ * when the bench starts, right after its build: a commit made while it runs is not what it measures.
  */
-export function measuredCommit(): string {
+export const measuredCommit = (): string => COMMIT_AT_START;
+
+function currentCommit(): string {
   const git = (...args: string[]) => execFileSync("git", args, { cwd: projectRoot, encoding: "utf8" }).trim();
   try {
     return `${git("rev-parse", "--short", "HEAD")}${git("status", "--porcelain", "--", ".", ":!bench/results", ":!docs/performance.md") === "" ? "" : "+changes"}`;
@@ -162,3 +165,5 @@ async function installedVersion(name: string): Promise<string> {
   const file = join(projectRoot, "node_modules", name, "package.json");
   return (JSON.parse(await readFile(file, "utf8")) as { version: string }).version;
 }
+
+const COMMIT_AT_START = currentCommit();

@@ -67,7 +67,8 @@ export async function cypherToPlan(schema: GraphQLSchema, text: string): Promise
   const [operation] = operations;
   if (operations.length !== 1 || operation === undefined || validate(schema, document).length > 0)
     return undefined;
-  // Each variable its own stand-in: the library writes equal values as one parameter.
+  // Each variable its own stand-in: the library may write equal values as one parameter (the
+  // translation cache keys them apart for that reason), which a real request's would not be.
   const standIns = (operation.variableDefinitions ?? []).map((variable, index) => ({
     name: variable.variable.name.value,
     required: variable.type.kind === Kind.NON_NULL_TYPE && variable.defaultValue === undefined,
