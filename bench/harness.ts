@@ -38,7 +38,7 @@ export const log = (line: string) => {
 
 export interface BenchGraph {
   driver: Driver;
-  /** The Neo4j server's process, for its CPU time. */
+  /** The Neo4j server's process, for its CPU time (the first one's: `restart` starts another). */
   neo4jPid: number;
   uri: string;
   subjects: BenchSubjects;
