@@ -3,7 +3,6 @@
 // request: the rows' one start (starts.ts), only the dimensions `by` names, and NumberStats only
 // for the statistics the request selects.
 import type { ElementList } from "./domain.js";
-import { isGiven } from "./filters.js";
 import { givenArguments, pageSize } from "./lists.js";
 import { selects, type FieldRequest } from "./request.js";
 import { readRows } from "./starts.js";
@@ -18,10 +17,7 @@ export interface Dimension {
   field: string;
   /** Its value for the row. */
   value: string;
-  /**
-   * Its value for a row whose instant is known to be servable (values.ts): the rows a given day
-   * range on that property keeps (filters.ts reads only servable instants there).
-   */
+  /** Its value for a row whose instant `property` is known to be servable (RowsRead.servableInstants). */
   servable?: { property: string; value: string };
   /** A property the value reads several times, read once into a variable first (`[variable, property]`). */
   reads?: [string, string];
@@ -172,21 +168,19 @@ export function groups(group: GroupList, request: FieldRequest): string {
   const dimensionOrder = keys.flatMap((key) => [`${key} IS NULL`, key]);
   const order = `ORDER BY ${[...countOrder(request), ...dimensionOrder].join(", ")}`;
   const given = givenArguments(list, request);
-  // A given day range keeps only servable instants of its property: no dimension checks again.
-  const servable = new Set(
-    list.filters.flatMap((filter) =>
-      filter.kind === "dayRange" && isGiven(filter, given) ? [`${v}.${filter.property}`] : [],
-    ),
-  );
-  const valueOf = (d: Dimension) =>
-    d.servable !== undefined && servable.has(d.servable.property) ? d.servable.value : d.value;
   const [only] = dimensions;
   const reads = dimensions.flatMap((d) => (d.reads === undefined ? [] : [`${d.reads[1]} AS ${d.reads[0]}`]));
+  const rows = readRows(list, given);
+  // An instant the read keeps servable only (a given day range's) is not checked again.
+  const valueOf = (d: Dimension) =>
+    d.servable !== undefined && rows.servableInstants.includes(d.servable.property)
+      ? d.servable.value
+      : d.value;
   const counted =
     dimensions.length === 1 && only?.indexed !== undefined && given.size === 0 && stats.length === 0
       ? indexedCounts(list.type, v, only.field, only.indexed)
       : [
-          ...readRows(list, given).clauses,
+          ...rows.clauses,
           ...(reads.length === 0 ? [] : [`WITH ${[v, ...reads].join(", ")}`]),
           `WITH ${[v, ...dimensions.map((d) => `${valueOf(d)} AS ${d.field}`), ...stats.map((property) => statsValue(v, property))].join(", ")}`,
           `WITH ${[...fields, `count(${v}) AS count`, ...stats.flatMap(statsAggregates)].join(", ")}`,

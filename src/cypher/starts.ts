@@ -11,6 +11,11 @@ export interface RowsRead {
   clauses: string[];
   /** The argument(s) the read starts from, or none for the whole label. */
   from: string[];
+  /**
+   * The instants (`v.property`) every row read holds a servable value of (values.ts): those of a
+   * given day range, whose condition keeps no other. A value computed from them needs no guard.
+   */
+  servableInstants: string[];
 }
 
 /**
@@ -22,6 +27,9 @@ export interface RowsRead {
  */
 export function readRows(list: ElementList, given: ReadonlySet<string>, search?: Search): RowsRead {
   const { type: label, v, parent, filters } = list;
+  const servableInstants = filters.flatMap((filter) =>
+    filter.kind === "dayRange" && isGiven(filter, given) ? [`${v}.${filter.property}`] : [],
+  );
   /** The given filters' conditions on rows read from `start`'s index (none for an exact read). */
   const conditions = (start?: Filter, exact = false) => [
     ...filters
@@ -39,16 +47,19 @@ export function readRows(list: ElementList, given: ReadonlySet<string>, search?:
         ...whereAny(conditions()),
       ],
       from: [parent.argument],
+      servableInstants,
     };
   }
   if (search?.query !== undefined) {
     return {
       clauses: [searchStart(v, list.search, search.query), ...whereAny(conditions())],
       from: ["search"],
+      servableInstants,
     };
   }
   const start = filters.find((filter) => isGiven(filter, given));
-  if (start === undefined) return { clauses: [`MATCH (${v}:${label})`, ...whereAny(conditions())], from: [] };
+  if (start === undefined)
+    return { clauses: [`MATCH (${v}:${label})`, ...whereAny(conditions())], from: [], servableInstants };
   const seek = seekOf(v, start, given);
   return {
     clauses: [
@@ -57,5 +68,6 @@ export function readRows(list: ElementList, given: ReadonlySet<string>, search?:
       where([...seek.bounds, ...conditions(start, seek.exact)]),
     ],
     from: start.kind === "dayRange" ? [start.since, start.until] : [start.argument],
+    servableInstants,
   };
 }
