@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import neo4j, { type Driver } from "neo4j-driver";
 import { ApiKeyStore } from "../src/auth/api-key-store.js";
-import type { DemoDataSize } from "../src/config.js";
+import { loadConfig, type DemoDataSize, type Neo4jVersion } from "../src/config.js";
 import { seedDemoData } from "../src/demo-data/seed.js";
 import { graphSizes } from "../src/demo-data/sizes.js";
 import { startLocalNeo4j, stopLocalNeo4j } from "../src/local-neo4j/server.js";
@@ -38,6 +38,9 @@ export const log = (line: string) => {
 
 export interface BenchGraph {
   driver: Driver;
+  /** The release the instance runs (`LOCAL_NEO4J_VERSION`) and the Java it runs on (`JAVA_HOME`, else the newest). */
+  neo4jVersion: Neo4jVersion;
+  javaMajor: number;
   /** The Neo4j server's process, for its CPU time (the first one's: `restart` starts another). */
   neo4jPid: number;
   uri: string;
@@ -55,7 +58,8 @@ export interface BenchGraph {
 /** Starts the size's instance, loads the demo graph unless it is already there. */
 export async function openBenchGraph(size: BenchSize): Promise<BenchGraph> {
   const instance = `bench-${size}`;
-  const options = { name: instance, password: PASSWORD, log, ...BENCH_SIZES[size] };
+  const version = loadConfig(process.env).localNeo4j.version;
+  const options = { name: instance, version, password: PASSWORD, log, ...BENCH_SIZES[size] };
   const neo = await startLocalNeo4j(options);
   const driver = neo4j.driver(neo.uri, neo4j.auth.basic(neo.user, neo.password));
   const database = "neo4j";
@@ -65,18 +69,20 @@ export async function openBenchGraph(size: BenchSize): Promise<BenchGraph> {
   ]);
   return {
     driver,
+    neo4jVersion: version,
+    javaMajor: neo.javaMajor,
     neo4jPid: neo.pid,
     uri: neo.uri,
     subjects: await chooseSubjects(driver),
     key,
     env: { ...process.env, NEO4J_URI: neo.uri, NEO4J_PASSWORD: PASSWORD },
     restart: async () => {
-      await stopLocalNeo4j(instance);
+      await stopLocalNeo4j(instance, version);
       await startLocalNeo4j(options);
     },
     close: async () => {
       await driver.close();
-      await stopLocalNeo4j(instance);
+      await stopLocalNeo4j(instance, version);
     },
   };
 }

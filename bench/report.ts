@@ -4,7 +4,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { graphSizes } from "../src/demo-data/sizes.js";
-import { APOC_VERSION, NEO4J_VERSION } from "../src/local-neo4j/install.js";
+import { DEFAULT_NEO4J_VERSION } from "../src/config.js";
 import { projectRoot } from "../src/project-root.js";
 import { BASELINE, CONTENDER_NAMES, PRODUCT } from "./contenders.js";
 import { BENCH_QUOTA, log, type BenchSize } from "./harness.js";
@@ -92,8 +92,7 @@ export async function report(run: Run): Promise<void> {
   log(`\n${lines.join("\n")}`);
 
   const versions: Record<string, string> = {
-    neo4j: NEO4J_VERSION,
-    apoc: APOC_VERSION,
+    neo4j: DEFAULT_NEO4J_VERSION,
     node: process.version,
   };
   for (const name of [

@@ -1,4 +1,5 @@
-// Local Neo4j for development: `npm run db -- start|stop|status [--instance <name>] [--port <bolt port>]`.
+// Local Neo4j for development: `npm run db -- start|stop|status [--instance <name>] [--port <bolt port>]`
+// (the release is LOCAL_NEO4J_VERSION's).
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config.js";
 import { instanceDir, runningServer, startLocalNeo4j, stopLocalNeo4j } from "../src/local-neo4j/server.js";
@@ -17,6 +18,7 @@ switch (command) {
   case "start": {
     const server = await startLocalNeo4j({
       name,
+      version: config.localNeo4j.version,
       boltPort: config.localNeo4j.boltPort,
       password: config.neo4j.password,
       heap: config.localNeo4j.heap,
@@ -30,17 +32,19 @@ switch (command) {
   }
   case "stop":
     console.log(
-      (await stopLocalNeo4j(name)) ? `Stopped instance "${name}".` : `Instance "${name}" was not running.`,
+      (await stopLocalNeo4j(name, config.localNeo4j.version))
+        ? `Stopped instance "${name}".`
+        : `Instance "${name}" was not running.`,
     );
     break;
   case "status": {
-    const server = await runningServer(name);
+    const server = await runningServer(name, config.localNeo4j.version);
     console.log(
       server === undefined
         ? `Instance "${name}" is not running.`
         : `Instance "${name}" is running on port ${server.boltPort} (pid ${server.pid}).`,
     );
-    console.log(`Data: ${instanceDir(name)}`);
+    console.log(`Data: ${instanceDir(name, config.localNeo4j.version)}`);
     break;
   }
   default:

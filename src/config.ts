@@ -40,6 +40,11 @@ function isOrigin(value: string): boolean {
   }
 }
 
+/** The Neo4j releases the local server runs, the default first. */
+export const NEO4J_VERSIONS = ["2026.09.0", "5.26.30"] as const;
+export type Neo4jVersion = (typeof NEO4J_VERSIONS)[number];
+export const DEFAULT_NEO4J_VERSION: Neo4jVersion = NEO4J_VERSIONS[0];
+
 const EnvSchema = z.object({
   HOST: z.string().min(1).default("127.0.0.1"),
   PORT: port.default(4000),
@@ -112,6 +117,9 @@ const EnvSchema = z.object({
   // `json`: one JSON object per line; `pretty`: coloured lines for a developer's terminal.
   // Unset: pretty for local development (no NEO4J_URI), JSON everywhere else.
   LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
+  // The release the local Neo4j runs (src/local-neo4j/install.ts): 2026.09 (Java 21+), or 5.26 LTS
+  // to test what operators still run.
+  LOCAL_NEO4J_VERSION: z.enum(NEO4J_VERSIONS).default(DEFAULT_NEO4J_VERSION),
   LOCAL_NEO4J_BOLT_PORT: port.default(7687),
   LOCAL_NEO4J_HEAP: memorySize.default("1g"),
   LOCAL_NEO4J_PAGECACHE: memorySize.default("512m"),
@@ -165,7 +173,13 @@ export interface Config {
   log: { level: LogLevel; format: LogFormat };
   /** Absent: `/metrics` is served on the public port. */
   metrics: { port: number | undefined };
-  localNeo4j: { boltPort: number; heap: string; pageCache: string; demoDataSize: DemoDataSize };
+  localNeo4j: {
+    version: Neo4jVersion;
+    boltPort: number;
+    heap: string;
+    pageCache: string;
+    demoDataSize: DemoDataSize;
+  };
 }
 
 export type DemoDataSize = z.infer<typeof EnvSchema>["DEMO_DATA_SIZE"];
@@ -258,6 +272,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     log: { level: e.LOG_LEVEL, format: e.LOG_FORMAT ?? (e.NEO4J_URI === undefined ? "pretty" : "json") },
     metrics: { port: e.METRICS_PORT },
     localNeo4j: {
+      version: e.LOCAL_NEO4J_VERSION,
       boltPort: e.LOCAL_NEO4J_BOLT_PORT,
       heap: e.LOCAL_NEO4J_HEAP,
       pageCache: e.LOCAL_NEO4J_PAGECACHE,

@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { ConfigError, loadConfig } from "../src/config.js";
+import { isSupportedNeo4jVersion } from "../src/neo4j/version.js";
 import { decodeCursor, encodeCursor, type ElementType, type Position } from "../src/cypher/cursor.js";
 import { listOrder, orderOfTag } from "../src/cypher/order.js";
 import { chooseRequestId } from "../src/http/request-id.js";
@@ -292,6 +293,18 @@ describe("dateProblem (contract §3's Date)", () => {
   });
 });
 
+describe("isSupportedNeo4jVersion", () => {
+  it("accepts 5.26 LTS and the calendar releases, nothing older", () => {
+    const versions = ["5.26.0", "5.26.30", "2025.01.0", "2026.09.0", "5.25.1", "5.4.0", "4.4.40"];
+    expect(versions.filter(isSupportedNeo4jVersion)).to.deep.equal([
+      "5.26.0",
+      "5.26.30",
+      "2025.01.0",
+      "2026.09.0",
+    ]);
+  });
+});
+
 describe("servable (contract §3: a stored value the schema can serve)", () => {
   const scalar = (name: string) => new GraphQLScalarType({ name });
   const status = new GraphQLEnumType({ name: "DecisionStatus", values: { DECIDED: {}, PROPOSED: {} } });
@@ -306,12 +319,17 @@ describe("servable (contract §3: a stored value the schema can serve)", () => {
     expect(servable(status, "DECIDED")).to.deep.equal({ value: "DECIDED" });
     const day = new neo4j.types.Date(2025, 3, 31);
     expect(servable(scalar("Date"), day)).to.deep.equal({ value: day });
+    // An instant as the library projects it (patches/): its epoch milliseconds, as the library's
+    // serialiser hands them on (a number), or as the driver reads them.
     for (const text of [
-      "0000-01-01T00:00:00Z",
-      "2025-03-31T16:05:00.123456789+02:00",
+      "0000-01-01T00:00:00.000Z",
+      "1969-12-31T23:59:59.999Z",
+      "2025-03-31T14:05:00.123Z",
       "9999-12-31T23:59:59.999Z",
-    ])
-      expect(servable(scalar("DateTime"), text)).to.deep.equal({ value: text });
+    ]) {
+      expect(servable(scalar("DateTime"), Date.parse(text))).to.deep.equal({ value: text });
+      expect(servable(scalar("DateTime"), neo4j.int(Date.parse(text)))).to.deep.equal({ value: text });
+    }
   });
 
   it("names the problem of anything else", () => {
@@ -325,9 +343,11 @@ describe("servable (contract §3: a stored value the schema can serve)", () => {
     expect(servable(scalar("Date"), "2025-03-31")).to.equal("type");
     expect(servable(scalar("Date"), new neo4j.types.Date(10000, 1, 1))).to.equal("range");
     expect(servable(scalar("Date"), new neo4j.types.Date(-1, 1, 1))).to.equal("range");
-    // A DATETIME of another type reads false (patches/); years beyond four digits keep their sign.
+    // A DATETIME of another type reads false, one beyond the years 0000–9999 'out of range' (patches/).
     expect(servable(scalar("DateTime"), false)).to.equal("type");
-    expect(servable(scalar("DateTime"), "+999999999-12-31T23:59:59.999999999Z")).to.equal("range");
-    expect(servable(scalar("DateTime"), "9999-12-31T23:00:00-05:00")).to.equal("range");
+    expect(servable(scalar("DateTime"), "2025-03-31T14:05:00.000Z")).to.equal("type");
+    expect(servable(scalar("DateTime"), "out of range")).to.equal("range");
+    expect(servable(scalar("DateTime"), Date.parse("+010000-01-01T00:00:00.000Z"))).to.equal("range");
+    expect(servable(scalar("DateTime"), Date.parse("0000-01-01T00:00:00.000Z") - 1)).to.equal("range");
   });
 });

@@ -3,7 +3,7 @@
 // page's rows, whether more follow, its count when selected); the connection and edge types read
 // it. A root connection's statement is built per request: the list's one start and filters, the
 // cursor's seek only when `after` is given, the count only when `totalCount` is selected.
-import { comesAfter, cursorOf, positionOf } from "./cursor.js";
+import { comesAfter, cursorOf } from "./cursor.js";
 import { countRows } from "./counts.js";
 import type { ElementList } from "./domain.js";
 import { pageSize, POSITION, requestedOrder, rootPage } from "./lists.js";
@@ -11,8 +11,22 @@ import { orderBy, type ElementType, type ListOrder } from "./order.js";
 import { given, selects, type FieldRequest } from "./request.js";
 import { call, lines } from "./text.js";
 
-/** The position of a given `after`, bound to {@link POSITION} for the reads that follow. */
-const AT_POSITION = `UNWIND [${positionOf("after")}] AS ${POSITION}`;
+/**
+ * The position of a given `after` (arguments.ts), bound to {@link POSITION} for the reads that
+ * follow. A text key is read back from the cursor's row when that row still holds it: Neo4j orders
+ * stored strings by code point, but compares a string parameter with a stored string by UTF-16
+ * code unit (U+1F600 before U+E000, measured on 5.26.30 and 2026.09.0), so only a stored key
+ * compares as the rows are ordered. A row since deleted or renamed leaves the cursor's own key.
+ */
+function atPosition(order: ListOrder): string[] {
+  if (order.kind !== "text") return [`UNWIND [$after] AS ${POSITION}`];
+  const key = `cursorRow.${order.property}`;
+  return [
+    "UNWIND [$after] AS cursor",
+    `OPTIONAL MATCH (cursorRow:${order.type} {id: cursor[2]})`,
+    `WITH *, CASE WHEN ${key} = cursor[1] THEN [cursor[0], ${key}, cursor[2]] ELSE cursor END AS ${POSITION}`,
+  ];
+}
 
 /**
  * A connection's map: its page's rows, their edges (each row with its cursor in the connection's
@@ -47,7 +61,7 @@ export function rootConnection(list: ElementList, request: FieldRequest): string
   const after = given(request, "after");
   const counted = selects(request, `${list.type}Connection`, "totalCount");
   return lines(
-    ...(after ? [AT_POSITION] : []),
+    ...(after ? atPosition(requestedOrder(list.type, request)) : []),
     ...call(after ? [POSITION] : [], rootPage(list, request, { size: `${FIRST} + 1`, after })),
     `WITH collect(${list.v}) AS rows`,
     ...(counted ? call([], countRows(list, request)) : []),
@@ -80,7 +94,7 @@ export function nestedConnection(
       ]
     : [`WITH collect(${v}) AS rows`];
   return lines(
-    ...(after ? [AT_POSITION] : []),
+    ...(after ? atPosition(order) : []),
     `OPTIONAL MATCH ${pattern}`,
     // Duplicate relationships count once (§7).
     `WITH DISTINCT ${[...imports, v].join(", ")}`,

@@ -1,10 +1,12 @@
 // A connection's cursor (contract §7): a position in a list's order, never an offset. It is the
 // base64url of a JSON array: the order's tag (the element type, for its own order), then the
-// row's sort key and its `id`. Cypher writes
-// it (`cursorOf`) and reads it back (`positionOf`, APOC core's base64 and JSON functions); this
-// module also checks one arriving in `after` before any Cypher runs, so the database only ever
-// reads cursors of the shape it wrote. The format is spelled here once for both sides.
+// row's sort key and its `id`. Cypher returns a row's position as a list (`cursorOf`) and the
+// service writes it as the cursor (`encodeCursor`); a cursor arriving in `after` is checked here
+// before any Cypher runs (`decodeCursor`) and handed to Cypher as the position it names
+// (`positionOf`), so the database only ever reads positions of the shape it wrote. The format is
+// spelled here once for both sides.
 
+import neo4j from "neo4j-driver";
 import { orderName, orderOfTag, servable, isServable, valueOf, type ListOrder } from "./order.js";
 
 export type { ElementType } from "./order.js";
@@ -75,7 +77,7 @@ export function decodeCursor(cursor: string, order: ListOrder): Position | strin
     : damaged;
 }
 
-/** The cursor of a position, as Cypher's {@link cursorOf} writes it (tests compare the two). */
+/** The cursor of a position: the base64url of its JSON, padded. */
 export function encodeCursor(position: Position): string {
   const text = Buffer.from(JSON.stringify(position), "utf8").toString("base64url");
   return text.padEnd(Math.ceil(text.length / 4) * 4, "=");
@@ -90,14 +92,39 @@ function keyOf(v: string, order: ListOrder): string {
   return `[CASE WHEN ${ok} THEN ${order.kind === "date" ? `toString(${value})` : value} END]`;
 }
 
-/** Cypher for the cursor of row `v` in `order`. */
+/** Cypher for the position of row `v` in `order`, a list {@link cursorFromCypher} writes as its cursor. */
 export function cursorOf(v: string, order: ListOrder): string {
-  return `apoc.text.base64UrlEncode(apoc.convert.toJson(['${order.tag}'] + ${keyOf(v, order)} + [${v}.id]))`;
+  return `['${order.tag}'] + ${keyOf(v, order)} + [${v}.id]`;
 }
 
-/** Cypher for the position a given cursor parameter names (the request pipeline has checked its shape). */
-export function positionOf(parameter: string): string {
-  return `apoc.convert.fromJsonList(apoc.text.base64UrlDecode($${parameter}))`;
+/**
+ * The cursor of a position as Cypher returns it ({@link cursorOf}): its integers (an instant's
+ * nanosecond, an `Int` key) arrive as the driver's 64-bit integers and are written as JSON numbers.
+ */
+export function cursorFromCypher(position: unknown): string {
+  if (!Array.isArray(position) || typeof position[0] !== "string")
+    throw new TypeError("not a position Cypher wrote");
+  return encodeCursor(
+    position.map((item: unknown) => (neo4j.isInt(item) ? item.toNumber() : item)) as Position,
+  );
+}
+
+/**
+ * The position a cursor names, as its statement reads it from `$after` (src/cypher/arguments.ts):
+ * the cursor's JSON array, integral numbers as Cypher integers (as Cypher wrote them). The request
+ * pipeline has refused any other cursor ({@link decodeCursor}); only pre-planning's stand-ins
+ * (src/planning/) are other texts, read as a list holding the text so that Neo4j plans the
+ * statement with a parameter of the type real requests send.
+ */
+export function positionOf(cursor: string): unknown[] {
+  let position: unknown;
+  try {
+    position = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    return [cursor];
+  }
+  if (!Array.isArray(position)) return [cursor];
+  return position.map((item: unknown) => (Number.isInteger(item) ? neo4j.int(item as number) : item));
 }
 
 /**

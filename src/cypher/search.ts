@@ -3,7 +3,7 @@
 // digits. A full-text index of cypher/03-search.cypher finds candidates; the exact rule is then
 // checked on them in Cypher, so the index only has to find a superset. The caller's text never
 // reaches Lucene's query syntax: the index is asked with patterns built here from letters and
-// digits alone, and the exact rule reads the text as a parameter.
+// digits alone, and the exact rule is a regular expression built here too, read as a parameter.
 
 /** The full-text index of a list's rows and the properties it holds. */
 export interface SearchIndex {
@@ -13,8 +13,6 @@ export interface SearchIndex {
 
 /** What separates words (contract §7): anything but a letter or a digit; a combining mark belongs to its letter. */
 const WORD_SEPARATORS = /[^\p{L}\p{N}\p{M}]+/u;
-/** The same after the marks are gone, as a Java regular expression in a Cypher string literal (APOC splits with it). */
-const CYPHER_WORD_SEPARATORS = "'[^\\\\p{L}\\\\p{N}]+'";
 
 /** Letters the index's ASCII folding writes as ASCII that Unicode decomposition does not. */
 const FOLDED: Readonly<Record<string, string>> = {
@@ -87,26 +85,39 @@ export function candidateQuery(search: string): string | undefined {
   return query === "" ? undefined : query;
 }
 
-/**
- * Cypher for the words of a text as the exact rule compares them: decomposed (NFD), its combining
- * marks (the accents) dropped, lowercased, split on anything but letters and digits.
- */
-const foldedWords = (text: string, w: string) =>
-  `[${w} IN apoc.text.split(toLower(apoc.text.replace(normalize(${text}, NFD), '\\\\p{M}+', '')), ` +
-  `${CYPHER_WORD_SEPARATORS}) WHERE ${w} <> '']`;
+/** A word folded as the rule compares words: decomposed (NFD), its combining marks (the accents) dropped, lowercased. */
+const folded = (word: string) =>
+  word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/\p{M}/gu, "");
 
 /**
- * Cypher that is true when row `v`'s searched text holds every word of the `$search` argument as
- * a word or a word's start, folded alike (lowercase, accents off). A property that is not a
- * string holds no word.
+ * The exact rule as a Java regular expression (Cypher's `=~`, which must match the whole text) over
+ * a text decomposed and lowercased in Cypher ({@link matchesSearch}): for every word of the search,
+ * a place where a word of the text starts (the text's start, or after a character that is neither a
+ * letter, a digit nor a mark) with the word's letters in order, any combining marks between them
+ * passed over as if dropped. Each letter is written as its code point (`\x{…}`), so no character
+ * of the caller's text is read as regular-expression syntax; letter, digit and mark classes never
+ * overlap, so a match costs time linear in the text for each word.
+ */
+export function searchPattern(search: string): string {
+  const words = searchWords(search).map((word) =>
+    // Code point by code point: the rule's unit is a character, and marks are passed over anyway.
+    Array.from(folded(word), (character) => `\\x{${(character.codePointAt(0) ?? 0).toString(16)}}`).join(
+      "\\p{M}*",
+    ),
+  );
+  return `(?s)${words.map((word) => `(?=.*?(?:^|[^\\p{L}\\p{N}\\p{M}])\\p{M}*${word})`).join("")}.*`;
+}
+
+/**
+ * Cypher that is true when row `v`'s searched text holds every word of the search, the `$search`
+ * parameter holding {@link searchPattern} (src/cypher/arguments.ts). The searched properties are
+ * read as one text, a space between them; a property that is not a string holds no word.
  */
 export function matchesSearch(v: string, index: SearchIndex): string {
   const text = index.properties
-    .map((property) =>
-      foldedWords(`CASE WHEN ${v}.${property} >= '' THEN ${v}.${property} ELSE '' END`, "tw"),
-    )
-    .join(" + ");
-  return `all(s IN ${foldedWords("$search", "sw")} WHERE any(w IN ${text} WHERE w STARTS WITH s))`;
+    .map((property) => `CASE WHEN ${v}.${property} >= '' THEN ${v}.${property} ELSE '' END`)
+    .join(" + ' ' + ");
+  return `toLower(normalize(${text}, NFD)) =~ $search`;
 }
 
 /** The clause reading the candidates of `query` from the index as row `v`. */

@@ -9,7 +9,9 @@ import { StrictDate } from "./strict-date.js";
 import type { TranslationCacheMode } from "../config.js";
 import { cacheTranslations, type TranslationCacheCounts } from "./translation-cache.js";
 import { guardStoredValues } from "./stored-values.js";
+import { writeCursors } from "./cursors.js";
 import { ELEMENT_TYPES } from "../cypher/order.js";
+import { checkNeo4jVersion } from "../neo4j/version.js";
 
 export const typeDefsDir = join(projectRoot, "typeDefs");
 
@@ -27,8 +29,7 @@ export interface SchemaOptions {
 
 /**
  * Builds the executable schema from `typeDefs/` with the Neo4j GraphQL Library, which compiles
- * each request into one Cypher query. Fails fast when the database is older than 5.23 or lacks
- * APOC core (every `DateTime` is projected through `apoc.date.convertFormat`).
+ * each request into one Cypher query. Fails fast on a release older than 5.26; no plugin is needed.
  */
 export async function buildSchema(
   driver: Driver,
@@ -37,11 +38,13 @@ export async function buildSchema(
 ): Promise<GraphQLSchema> {
   const typeDefs = [...(await readTypeDefs()), ...extraTypeDefs];
   const neoSchema = library(typeDefs, driver);
-  await neoSchema.checkNeo4jCompat({ sessionConfig: { database } });
+  // Not the library's checkNeo4jCompat(): it asks for APOC, which this service never calls.
+  await checkNeo4jVersion(driver, database);
   const schema = describeLibraryTypes(await neoSchema.getSchema());
   attachStatementBuilders(neoSchema);
   // Every domain type's properties: values the ingest got wrong are field errors (contract §3).
   guardStoredValues(schema, ELEMENT_TYPES);
+  writeCursors(schema);
   await warmUp(schema, database);
   translationCacheCounts.set(schema, cacheTranslations(schema, cypherRootFields(typeDefs), translationCache));
   return schema;

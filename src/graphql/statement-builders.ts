@@ -1,14 +1,16 @@
 import type { Neo4jGraphQL } from "@neo4j/graphql";
 import { STATEMENT_BUILDERS } from "../cypher/statements.js";
 import type { FieldRequest, StatementBuilder } from "../cypher/request.js";
+import { cypherArguments } from "../cypher/arguments.js";
 
 /** The `@cypher` statement in typeDefs/ of a field whose statement src/cypher/ builds per request. */
 export const BUILT_PER_REQUEST = "// src/cypher/statements.ts";
 
-/** What the library's model keeps of a `@cypher` directive; `statementFor` is ours (patches/). */
+/** What the library's model keeps of a `@cypher` directive; `statementFor` and `argumentsFor` are ours (patches/). */
 interface CypherAnnotation {
   statement: string;
   statementFor?: (request: FieldRequest) => string;
+  argumentsFor?: (args: Readonly<Record<string, unknown>>) => Record<string, unknown>;
 }
 
 interface ModelFields {
@@ -19,7 +21,8 @@ interface ModelFields {
 /**
  * Gives each `@cypher` field of the library's schema model the builder of its statement
  * (src/cypher/statements.ts): the patched library then asks it for the field's Cypher with the
- * request's arguments and selection, so that a request's Cypher holds only what it asks. In
+ * request's arguments and selection, so that a request's Cypher holds only what it asks, and reads
+ * the arguments as src/cypher/arguments.ts prepares them. In
  * typeDefs/ such a field's statement is {@link BUILT_PER_REQUEST}, which names where the builders
  * are; a field with a statement of its own (tests add some) keeps it. Throws when a placeholder
  * has no builder or a builder has no placeholder: either would fail every request that reaches it.
@@ -53,6 +56,7 @@ export function attachStatementBuilders(
       }
       if (build === undefined) throw new Error(`${field} has no statement builder`);
       annotation.statementFor = build;
+      annotation.argumentsFor = cypherArguments;
       unused.delete(field);
     }
   }

@@ -29,6 +29,8 @@ export type StoredValueProblem = "missing" | "enum" | "type" | "range";
 /** The years a `Date` or `DateTime` of the wire format can write (`YYYY-MM-DD…`). */
 const FIRST_INSTANT_MS = Date.parse("0000-01-01T00:00:00.000Z");
 const AFTER_LAST_INSTANT_MS = Date.parse("+010000-01-01T00:00:00.000Z");
+/** What the library projects for a DATETIME beyond the years 0000–9999 (patches/). */
+const OUT_OF_RANGE = "out of range";
 
 /** A field error for a stored value the schema cannot serve (contract §3). */
 export class InvalidStoredValue extends GraphQLError {
@@ -53,9 +55,9 @@ const int = (value: unknown): number | undefined => {
 };
 
 /**
- * The value to serialise for a stored value of `type`, or its problem. The library projects a
- * `DateTime` as ISO 8601 text with its offset, or `false` when the property holds another type
- * (patches/); a `Date` arrives as the driver's `Date`.
+ * The value to serialise for a stored value of `type`, or its problem: a `DateTime` as ISO 8601 in
+ * UTC with three fractional digits (the library's own scalar keeps such text as it is); a `Date`
+ * arrives as the driver's `Date`.
  */
 export function servable(type: GraphQLNamedType, value: unknown): { value: unknown } | StoredValueProblem {
   if (isEnumType(type)) {
@@ -83,11 +85,14 @@ export function servable(type: GraphQLNamedType, value: unknown): { value: unkno
       return year >= 0 && year <= 9999 ? { value } : "range";
     }
     case "DateTime": {
-      if (typeof value !== "string") return "type";
-      // A year beyond four digits is written with its sign, which no wire format reads back.
-      const ms = Date.parse(value);
-      return Number.isFinite(ms) && ms >= FIRST_INSTANT_MS && ms < AFTER_LAST_INSTANT_MS
-        ? { value }
+      // The library projects a DATETIME of the years 0000–9999 as its epoch milliseconds, one
+      // beyond them as 'out of range', any other value as false (patches/). A year beyond four
+      // digits is written with its sign, which no wire format reads back.
+      if (value === OUT_OF_RANGE) return "range";
+      const ms = int(value);
+      if (ms === undefined || !Number.isInteger(ms)) return "type";
+      return ms >= FIRST_INSTANT_MS && ms < AFTER_LAST_INSTANT_MS
+        ? { value: new Date(ms).toISOString() }
         : "range";
     }
     default:
@@ -125,7 +130,7 @@ function nodeName(label: string, id: unknown): string {
 }
 
 /** What the library's field resolver (which reads an aliased field's value under its alias) returns. */
-const aliasedValue: GraphQLFieldResolver<unknown, unknown> = (source, _args, _context, info) => {
+export const aliasedValue: GraphQLFieldResolver<unknown, unknown> = (source, _args, _context, info) => {
   if (typeof source !== "object" || source === null) return undefined;
   const [node] = info.fieldNodes;
   const key = node?.alias?.value ?? info.fieldName;

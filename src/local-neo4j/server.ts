@@ -6,12 +6,16 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import neo4j, { Neo4jError } from "neo4j-driver";
 import { projectRoot } from "../project-root.js";
-import { ensureNeo4jInstalled } from "./install.js";
+import { DEFAULT_NEO4J_VERSION, type Neo4jVersion } from "../config.js";
+import { ensureNeo4jInstalled, NEO4J_RELEASES } from "./install.js";
+import { findJava } from "./java.js";
 
 /** A Neo4j server of our own on 127.0.0.1, with its data in `.neo4j/instances/<name>`. */
 export interface LocalNeo4jOptions {
   /** Instance name: separate data folders let the test suite run beside a developer's server. */
   name: string;
+  /** The release to run (default {@link DEFAULT_NEO4J_VERSION}); each keeps its own data folder. */
+  version?: Neo4jVersion;
   boltPort: number;
   /** Password set on first start (Neo4j requires 8+ characters). */
   password: string;
@@ -25,6 +29,8 @@ export interface LocalNeo4j {
   user: string;
   password: string;
   pid: number;
+  /** The Java it runs on (its feature release; of a reused server, the Java it would be started with). */
+  javaMajor: number;
   /** True when a server of this instance was already running and is reused. */
   reused: boolean;
 }
@@ -35,13 +41,17 @@ const READY_TIMEOUT_MS = 180_000;
 const POLL_INTERVAL_MS = 250;
 const STOP_TIMEOUT_MS = 60_000;
 
-export function instanceDir(name: string): string {
-  return join(projectRoot, ".neo4j", "instances", name);
+/**
+ * An instance's folder. Each release has its own: a store that a newer release has opened cannot
+ * be opened by an older one again.
+ */
+export function instanceDir(name: string, version: Neo4jVersion = DEFAULT_NEO4J_VERSION): string {
+  return join(projectRoot, ".neo4j", "instances", `${name}-${version}`);
 }
 
-const pidFile = (name: string) => join(instanceDir(name), "run", "kg-neo4j.pid");
-const passwordMarker = (name: string) => join(instanceDir(name), "password-set");
-const consoleLog = (name: string) => join(instanceDir(name), "logs", "console.log");
+const pidFile = (dir: string) => join(dir, "run", "kg-neo4j.pid");
+const passwordMarker = (dir: string) => join(dir, "password-set");
+const consoleLog = (dir: string) => join(dir, "logs", "console.log");
 
 /**
  * Starts the instance, or reuses it when its server is already running, and resolves once Bolt
@@ -50,16 +60,25 @@ const consoleLog = (name: string) => join(instanceDir(name), "logs", "console.lo
  */
 export async function startLocalNeo4j(options: LocalNeo4jOptions): Promise<LocalNeo4j> {
   const log = options.log ?? (() => undefined);
+  const version = options.version ?? DEFAULT_NEO4J_VERSION;
+  const dir = instanceDir(options.name, version);
   const uri = `bolt://127.0.0.1:${options.boltPort}`;
-  const running = await runningServer(options.name);
+  const running = await runningServer(options.name, version);
   if (running !== undefined) {
     if (running.boltPort !== options.boltPort) {
       throw new Error(
         `Neo4j instance "${options.name}" already runs on port ${running.boltPort}, not ${options.boltPort}; stop it first.`,
       );
     }
-    await waitUntilReady(options, uri, running.pid);
-    return { uri, user: USER, password: options.password, pid: running.pid, reused: true };
+    await waitUntilReady(options, dir, uri, running.pid);
+    return {
+      uri,
+      user: USER,
+      password: options.password,
+      pid: running.pid,
+      javaMajor: running.javaMajor,
+      reused: true,
+    };
   }
   // Readiness is judged by Bolt answering on the port: another server already there would pass
   // for ours.
@@ -67,17 +86,18 @@ export async function startLocalNeo4j(options: LocalNeo4jOptions): Promise<Local
     throw new Error(`Port ${options.boltPort} is already in use; set LOCAL_NEO4J_BOLT_PORT to a free port.`);
   }
 
-  const home = await ensureNeo4jInstalled(log);
-  const dir = instanceDir(options.name);
-  for (const sub of ["conf", "data", "logs", "run", "import"])
+  const release = NEO4J_RELEASES[version];
+  const java = await findJava(release.minimumJava);
+  const home = await ensureNeo4jInstalled(version, log);
+  for (const sub of ["conf", "data", "logs", "run", "import", "plugins"])
     await mkdir(join(dir, sub), { recursive: true });
-  await writeFile(join(dir, "conf", "neo4j.conf"), neo4jConf(options, home, dir));
+  await writeFile(join(dir, "conf", "neo4j.conf"), neo4jConf(options, dir));
 
   const started = Date.now();
-  log(`Starting Neo4j (instance "${options.name}") on ${uri}…`);
-  const out = openSync(consoleLog(options.name), "a");
+  log(`Starting Neo4j ${version} (instance "${options.name}") on ${uri}, Java ${String(java.major)}…`);
+  const out = openSync(consoleLog(dir), "a");
   const child = spawn(
-    "java",
+    java.java,
     [
       `-Xms${options.heap}`,
       `-Xmx${options.heap}`,
@@ -86,10 +106,12 @@ export async function startLocalNeo4j(options: LocalNeo4jOptions): Promise<Local
       "--add-opens=java.base/java.io=ALL-UNNAMED",
       "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
       "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+      // Java 24 and later warn of Neo4j's native access (JNA) at every start without it; 17 knows it too.
+      "--enable-native-access=ALL-UNNAMED",
       "-Dio.netty.tryReflectionSetAccessible=true",
       "-cp",
-      `${join(home, "plugins")}/*:${join(home, "lib")}/*`,
-      "org.neo4j.server.CommunityEntryPoint",
+      `${join(home, "lib")}/*`,
+      release.entryPoint,
       `--home-dir=${dir}`,
       `--config-dir=${join(dir, "conf")}`,
       "--console-mode",
@@ -98,21 +120,24 @@ export async function startLocalNeo4j(options: LocalNeo4jOptions): Promise<Local
   );
   closeSync(out);
   const pid = child.pid;
-  if (pid === undefined) throw new Error("could not start java: is Java 17 installed and on PATH?");
+  if (pid === undefined) throw new Error(`could not start ${java.java}`);
   child.unref();
   await writeFile(
-    pidFile(options.name),
-    JSON.stringify({ pid, boltPort: options.boltPort } satisfies RunningServer),
+    pidFile(dir),
+    JSON.stringify({ pid, boltPort: options.boltPort, javaMajor: java.major } satisfies RunningServer),
   );
 
-  await waitUntilReady(options, uri, pid);
+  await waitUntilReady(options, dir, uri, pid);
   log(`Neo4j ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return { uri, user: USER, password: options.password, pid, reused: false };
+  return { uri, user: USER, password: options.password, pid, javaMajor: java.major, reused: false };
 }
 
 /** Stops the instance's server (SIGTERM, then waits for a clean shutdown). */
-export async function stopLocalNeo4j(name: string): Promise<boolean> {
-  const pid = (await runningServer(name))?.pid;
+export async function stopLocalNeo4j(
+  name: string,
+  version: Neo4jVersion = DEFAULT_NEO4J_VERSION,
+): Promise<boolean> {
+  const pid = (await runningServer(name, version))?.pid;
   if (pid === undefined) return false;
   process.kill(pid, "SIGTERM");
   const deadline = Date.now() + STOP_TIMEOUT_MS;
@@ -120,20 +145,26 @@ export async function stopLocalNeo4j(name: string): Promise<boolean> {
     if (Date.now() > deadline) process.kill(pid, "SIGKILL");
     await sleep(POLL_INTERVAL_MS);
   }
-  await rm(pidFile(name), { force: true });
+  await rm(pidFile(instanceDir(name, version)), { force: true });
   return true;
 }
 
 interface RunningServer {
   pid: number;
   boltPort: number;
+  /** The Java it was started with. */
+  javaMajor: number;
 }
 
 /** The instance's running server, if any. */
-export async function runningServer(name: string): Promise<RunningServer | undefined> {
-  if (!existsSync(pidFile(name))) return undefined;
+export async function runningServer(
+  name: string,
+  version: Neo4jVersion = DEFAULT_NEO4J_VERSION,
+): Promise<RunningServer | undefined> {
+  const file = pidFile(instanceDir(name, version));
+  if (!existsSync(file)) return undefined;
   try {
-    const server = JSON.parse(await readFile(pidFile(name), "utf8")) as RunningServer;
+    const server = JSON.parse(await readFile(file, "utf8")) as RunningServer;
     return Number.isInteger(server.pid) && server.pid > 0 && isAlive(server.pid) ? server : undefined;
   } catch {
     return undefined;
@@ -162,7 +193,7 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function neo4jConf(options: LocalNeo4jOptions, home: string, dir: string): string {
+function neo4jConf(options: LocalNeo4jOptions, dir: string): string {
   return [
     "server.default_listen_address=127.0.0.1",
     `server.bolt.listen_address=127.0.0.1:${options.boltPort}`,
@@ -170,19 +201,18 @@ function neo4jConf(options: LocalNeo4jOptions, home: string, dir: string): strin
     "server.http.enabled=false",
     "server.https.enabled=false",
     "dbms.security.auth_enabled=true",
-    "dbms.security.procedures.unrestricted=apoc.*",
     // The machine reaches no telemetry endpoint; do not try.
     "dbms.usage_report.enabled=false",
     `server.directories.data=${join(dir, "data")}`,
     `server.directories.logs=${join(dir, "logs")}`,
     `server.directories.run=${join(dir, "run")}`,
     `server.directories.import=${join(dir, "import")}`,
-    `server.directories.plugins=${join(home, "plugins")}`,
+    `server.directories.plugins=${join(dir, "plugins")}`,
     `server.memory.pagecache.size=${options.pageCache}`,
     // Plans cached per database (Neo4j's default is 1,000 texts): ad-hoc questions each bring new
     // Cypher texts, and the pre-planned known documents (src/planning/) must not be evicted by a
     // morning of them. Plans are small next to the heap; 1 GB holds this many with room. (5.26's
-    // name for what was `server.db.query_cache_size`, which it still reads with a warning.)
+    // and 2026.x's name for what was `server.db.query_cache_size`.)
     "server.memory.query_cache.per_db_cache_num_entries=2000",
     // Bulk demo loads write large transaction logs; keep only what recovery needs.
     "db.tx_log.rotation.retention_policy=2 files",
@@ -194,19 +224,22 @@ function neo4jConf(options: LocalNeo4jOptions, home: string, dir: string): strin
  * Polls Bolt until the server answers a query as `neo4j` with the instance's password. A fresh
  * database has the expired password `neo4j`; it is changed once, as an operator would.
  */
-async function waitUntilReady(options: LocalNeo4jOptions, uri: string, pid: number): Promise<void> {
+async function waitUntilReady(
+  options: LocalNeo4jOptions,
+  dir: string,
+  uri: string,
+  pid: number,
+): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     if (!isAlive(pid)) {
-      throw new Error(
-        `Neo4j exited during start-up; see ${consoleLog(options.name)}\n${await logTail(options.name)}`,
-      );
+      throw new Error(`Neo4j exited during start-up; see ${consoleLog(dir)}\n${await logTail(dir)}`);
     }
-    const state = await probe(uri, options);
+    const state = await probe(uri, dir, options);
     if (state === "ready") return;
     if (state === "unauthorized") {
       throw new Error(
-        `Neo4j on ${uri} refuses the configured password. Stop it and delete ${instanceDir(options.name)} ` +
+        `Neo4j on ${uri} refuses the configured password. Stop it and delete ${dir} ` +
           `to start afresh, or set NEO4J_PASSWORD to its password.`,
       );
     }
@@ -218,8 +251,8 @@ async function waitUntilReady(options: LocalNeo4jOptions, uri: string, pid: numb
 
 type ProbeResult = "ready" | "unavailable" | "unauthorized";
 
-async function probe(uri: string, options: LocalNeo4jOptions): Promise<ProbeResult> {
-  if (!existsSync(passwordMarker(options.name))) {
+async function probe(uri: string, dir: string, options: LocalNeo4jOptions): Promise<ProbeResult> {
+  if (!existsSync(passwordMarker(dir))) {
     const initial = await tryQuery(uri, INITIAL_PASSWORD, async (driver) => {
       await driver.executeQuery(
         `ALTER CURRENT USER SET PASSWORD FROM $old TO $new`,
@@ -231,7 +264,7 @@ async function probe(uri: string, options: LocalNeo4jOptions): Promise<ProbeResu
       );
     });
     if (initial === "unavailable") return initial;
-    await writeFile(passwordMarker(options.name), "");
+    await writeFile(passwordMarker(dir), "");
   }
   return tryQuery(uri, options.password, async (driver) => {
     await driver.executeQuery("RETURN 1");
@@ -260,9 +293,9 @@ async function tryQuery(
   }
 }
 
-async function logTail(name: string): Promise<string> {
+async function logTail(dir: string): Promise<string> {
   try {
-    return (await readFile(consoleLog(name), "utf8")).split("\n").slice(-30).join("\n");
+    return (await readFile(consoleLog(dir), "utf8")).split("\n").slice(-30).join("\n");
   } catch {
     return "";
   }

@@ -27,6 +27,7 @@ export async function connectNeo4j(config: Config, log: (line: string) => void):
     const { startLocalNeo4j } = await import("../local-neo4j/server.js");
     const server = await startLocalNeo4j({
       name: LOCAL_INSTANCE,
+      version: config.localNeo4j.version,
       boltPort: config.localNeo4j.boltPort,
       password: config.neo4j.password,
       heap: config.localNeo4j.heap,

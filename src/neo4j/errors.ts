@@ -82,15 +82,6 @@ export function explainStartupFailure(
   if (code === "Neo.ClientError.Database.DatabaseNotFound") {
     return new StartupError(`Neo4j at ${uri} has no database "${database}". Check NEO4J_DATABASE.`);
   }
-  if (/apoc/i.test(message)) {
-    return new StartupError(
-      `Neo4j at ${uri} lacks APOC core (${firstSentence(message)}). Install the APOC core plugin ` +
-        "for Neo4j 5.26 and allow its procedures (dbms.security.procedures.unrestricted=apoc.*).",
-    );
-  }
-  if (message.includes("DBMS compatiblility issues")) {
-    return new StartupError(`Neo4j at ${uri} cannot serve this schema: ${message.replace(/\s+/g, " ")}`);
-  }
   return error instanceof Error ? error : new Error(message);
 }
 

@@ -14,6 +14,8 @@ const config = loadConfig({
   LOCAL_NEO4J_BOLT_PORT: process.env.TEST_NEO4J_BOLT_PORT ?? "7697",
 });
 export const testDatabase = config.neo4j.database;
+/** The release the suite runs against (`LOCAL_NEO4J_VERSION`; README: the suite on Neo4j 5.26). */
+export const testNeo4jVersion = config.localNeo4j.version;
 export const testPassword = config.neo4j.password;
 
 let driver: Driver | undefined;
@@ -22,6 +24,7 @@ let startedHere = false;
 export async function startTestNeo4j(): Promise<void> {
   const server = await startLocalNeo4j({
     name: INSTANCE,
+    version: config.localNeo4j.version,
     boltPort: config.localNeo4j.boltPort,
     password: config.neo4j.password,
     heap: "1g",
@@ -39,7 +42,7 @@ export async function startTestNeo4j(): Promise<void> {
 
 export async function stopTestNeo4j(): Promise<void> {
   await driver?.close();
-  if (startedHere) await stopLocalNeo4j(INSTANCE);
+  if (startedHere) await stopLocalNeo4j(INSTANCE, config.localNeo4j.version);
 }
 
 /** The Bolt URI of the suite's Neo4j, for commands run as child processes. */
