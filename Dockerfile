@@ -4,9 +4,7 @@
 
 FROM node:20-slim AS build
 WORKDIR /app
-# patches/ is applied to node_modules by npm ci's postinstall (patch-package).
 COPY package.json package-lock.json ./
-COPY patches patches
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src src
@@ -16,7 +14,6 @@ FROM node:20-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=4000
 WORKDIR /app
 COPY package.json package-lock.json ./
-COPY patches patches
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist dist
 # What the service reads at run time: the GraphQL typeDefs, the Cypher schema files, the

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { Record as Neo4jRecord, type QueryResult } from "neo4j-driver";
-import { combineQueries, renameParameters } from "../src/neo4j/combine.js";
+import { combineQueries } from "../src/neo4j/combine.js";
+import { renameParameters } from "../src/cypher/text.js";
 
 const prefix = (name: string) => `x_${name}`;
 

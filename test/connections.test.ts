@@ -197,6 +197,36 @@ describe("connections (contract §7, v1 additions) on the fixture graph", () => 
     }
   });
 
+  describe("a nested connection in a text order, past U+E000 and U+1F600 (stored strings compare by code point)", () => {
+    // Written as the ingest side writes them (§8); removed after, so the other tests see the fixture.
+    before(() =>
+      ingest(`
+        CREATE (f:Feature {id: 'f-text', name: 'Text order', stage: 'IDEA', team: 'text-order', shipped: false})
+        CREATE (:Customer {id: 'c-emoji', name: 'Zebra \\uD83D\\uDE00', health: 'HEALTHY'})-[:REQUESTED]->(f)
+        CREATE (:Customer {id: 'c-pua', name: 'Zebra \\uE000', health: 'HEALTHY'})-[:REQUESTED]->(f)
+        CREATE (:Customer {id: 'c-plain', name: 'Zebra', health: 'HEALTHY'})-[:REQUESTED]->(f)
+      `),
+    );
+    after(() => ingest("MATCH (n) WHERE n.id IN ['f-text', 'c-emoji', 'c-pua', 'c-plain'] DETACH DELETE n"));
+
+    it("pages feature.requestedByConnection(orderBy: NAME) in both directions, every row once", async () => {
+      const around = (s: string) => `features(team: "text-order") { ${s} }`;
+      for (const [direction, expected] of [
+        ["ASC", ["c-plain", "c-pua", "c-emoji"]],
+        ["DESC", ["c-emoji", "c-pua", "c-plain"]],
+      ] as const) {
+        for (const first of [1, 2]) {
+          const args = `orderBy: {field: NAME, direction: ${direction}}`;
+          const { ids } = await walk(service, "requestedByConnection", args, first, {
+            around,
+            path: ["features", "0"],
+          });
+          expect(ids, `${direction}, first: ${String(first)}`).to.deep.equal(expected);
+        }
+      }
+    });
+  });
+
   it("answers the last page, an empty page after the last row, and the default page of 20", async () => {
     const all = await connection(service, pageQuery("decisionsConnection", "", null, null), [
       "decisionsConnection",

@@ -16,8 +16,8 @@ describe("Cypher built per request (no database)", () => {
   describe("root lists start from the one read their arguments give", () => {
     it("decisions(topicId) starts from the topic and never reads the decisions' own indexes", async () => {
       const cypher = await cypherOf('{ decisions(topicId: "t1", status: DECIDED) { id } }');
-      expect(cypher).to.include("MATCH (t:Topic {id: $param0})<-[:ABOUT]-(d:Decision)");
-      expect(cypher).to.include("d.status = $param1");
+      expect(cypher).to.include("MATCH (t:Topic {id: $topicId})<-[:ABOUT]-(d:Decision)");
+      expect(cypher).to.include("d.status = $status");
       expect(cypher).not.to.match(/USING INDEX d:Decision/);
       expect(cypher).not.to.match(GUARDS);
     });
@@ -26,10 +26,10 @@ describe("Cypher built per request (no database)", () => {
       const cypher = await cypherOf('{ decisions(since: "2024-01-01", until: "2024-12-31") { id } }');
       expect(cypher).to.include("USING INDEX d:Decision(decidedAt)");
       expect(cypher).to.include(
-        "d.decidedAt >= datetime({date: date($param0), timezone: 'Z'}) - duration('PT1S')",
+        "d.decidedAt >= datetime({date: date($since), timezone: 'Z'}) - duration('PT1S')",
       );
       expect(cypher).to.include(
-        "d.decidedAt <= datetime({date: date($param1), timezone: 'Z'}) + duration('P1DT1S')",
+        "d.decidedAt <= datetime({date: date($until), timezone: 'Z'}) + duration('P1DT1S')",
       );
       expect(cypher).not.to.include("USING INDEX d:Decision(id)");
       expect(cypher).not.to.match(/Topic|status|regretScore|executionGapDays/);
@@ -60,12 +60,12 @@ describe("Cypher built per request (no database)", () => {
 
     it("features(ownerId) starts from the person; features(stage) reads the name index in order", async () => {
       const owned = await cypherOf('{ features(ownerId: "p1", shipped: true) { id } }');
-      expect(owned).to.include("MATCH (p:Person {id: $param0})-[:OWNS]->(f:Feature)");
-      expect(owned).to.include("f.shipped = $param1");
+      expect(owned).to.include("MATCH (p:Person {id: $ownerId})-[:OWNS]->(f:Feature)");
+      expect(owned).to.include("f.shipped = $shipped");
       expect(owned).not.to.match(/USING INDEX f:Feature|stage|team/);
       const staged = await cypherOf("{ features(stage: BETA) { id } }");
       expect(staged).to.include("USING INDEX f:Feature(name)");
-      expect(staged).to.include("f.stage = $param0");
+      expect(staged).to.include("f.stage = $stage");
       expect(staged).not.to.match(/Person|shipped|team/);
     });
 
@@ -74,7 +74,7 @@ describe("Cypher built per request (no database)", () => {
       for (const variables of [{}, { s: null }]) {
         expect(await cypherOf(document, variables)).not.to.include("status");
       }
-      expect(await cypherOf(document, { s: "DECIDED" })).to.include("d.status = $param0");
+      expect(await cypherOf(document, { s: "DECIDED" })).to.include("d.status = $status");
     });
   });
 
@@ -86,13 +86,13 @@ describe("Cypher built per request (no database)", () => {
       const status = await cypherOf("{ decisionsConnection(status: REVERSED) { totalCount } }");
       // An exact index start alone: nothing is checked per row.
       expect(status).to.include(
-        "CALL () { MATCH (d:Decision) USING INDEX d:Decision(status) WHERE d.status = $param0 RETURN count(d) AS total }",
+        "CALL () { MATCH (d:Decision) USING INDEX d:Decision(status) WHERE d.status = $status RETURN count(d) AS total }",
       );
       const both = await cypherOf(
         '{ decisionsConnection(topicId: "t1", regretScoreMin: 0.5) { totalCount } }',
       );
-      expect(both).to.include("MATCH (t:Topic {id: $param0})<-[:ABOUT]-(d:Decision)");
-      expect(both).to.include("WHERE d.regretScore >= $param1 RETURN count(d) AS total");
+      expect(both).to.include("MATCH (t:Topic {id: $topicId})<-[:ABOUT]-(d:Decision)");
+      expect(both).to.include("WHERE d.regretScore >= $regretScoreMin RETURN count(d) AS total");
     });
 
     it("reads a cursor's position only when after is given", async () => {
@@ -101,9 +101,8 @@ describe("Cypher built per request (no database)", () => {
         '{ topicsConnection(first: 5, after: "WyJUb3BpYyIsIkhpcmluZyIsInQyIl0=") { nodes { id } } }',
       );
       // A text key is read back from the cursor's row, whose stored value compares as rows are ordered.
-      expect(after).to.include("UNWIND [$param0] AS cursor OPTIONAL MATCH (cursorRow:Topic {id: cursor[2]})");
       expect(after).to.include(
-        "CASE WHEN cursorRow.name = cursor[1] THEN [cursor[0], cursorRow.name, cursor[2]] ELSE cursor END AS position",
+        "WITH coalesce([cursorRowFound IN COLLECT { MATCH (cursorRow:Topic {id: $after[2]}) WHERE cursorRow.name = $after[1] RETURN cursorRow } | [$after[0], cursorRowFound.name, $after[2]]][0], $after) AS position",
       );
       // The name index is read from the position's name; its rows all have one, so the key comparison decides.
       expect(after).to.include("t.name >= position[1]");
@@ -191,7 +190,7 @@ describe("Cypher built per request (no database)", () => {
 
     it("read the rows from one filter's index", async () => {
       const cypher = await cypherOf('{ featureGroups(by: [OWNER], team: "core", stage: BETA) { count } }');
-      expect(cypher).to.include("USING INDEX f:Feature(stage) WHERE f.stage = $param0 AND f.team = $param1");
+      expect(cypher).to.include("USING INDEX f:Feature(stage) WHERE f.stage = $stage AND f.team = $team");
       expect(cypher).not.to.match(GUARDS);
     });
   });
@@ -230,5 +229,53 @@ describe("filters as data", () => {
       bounds: ["d.regretScore >= $r"],
       exact: true,
     });
+  });
+});
+
+// Issue 32: each nested field of a request is one expression of its root field's query, where the
+// library's translation wrote two CALL subqueries and two WITH clauses.
+describe("nested fields compiled as one expression each (no database)", () => {
+  it("writes topic → decisions → decidedBy as one CALL for the topic and one COLLECT per nested field", async () => {
+    const cypher = await cypherOf(
+      '{ topic(id: "t1") { name decisions(limit: 5) { title decidedAt decidedBy { name } } } }',
+    );
+    expect(cypher.match(/\bCALL\b/g)).to.have.length(1);
+    expect(cypher.match(/\bCOLLECT \{/g)).to.have.length(2);
+    expect(cypher).to.include("MATCH (t)<-[:ABOUT]-(d1:Decision) WITH DISTINCT d1");
+    expect(cypher).to.include(
+      "COLLECT { MATCH (d1)-[:DECIDED_BY]->(p2:Person) RETURN {`name`: p2.name, `@id`: p2.id} ORDER BY p2.id LIMIT 1 }[0]",
+    );
+    expect(cypher).to.include("LIMIT $f1_limit");
+    expect(cypher).to.match(/ AS this$/);
+  });
+
+  it("names every nested field's variables apart, so a link back to the same type reads its own rows", async () => {
+    const cypher = await cypherOf(
+      "{ decisions { topic { decisions { topic { id } } } decidedBy { decisionsMade { decidedBy { id } } } } }",
+    );
+    for (const name of ["t1", "d2", "t3", "p4", "d5", "p6"])
+      expect(cypher.match(new RegExp(`\\(${name}:`, "g")), name).to.have.length(1);
+  });
+
+  it("writes a nested connection as one COLLECT of its rows, its cursor and parameters named apart", async () => {
+    const cursor = Buffer.from(JSON.stringify(["Decision", "1743465600", 0, "d1"])).toString("base64url");
+    const cypher = await cypherOf(
+      `{ topics { a: decisionsConnection(first: 2) { totalCount } b: decisionsConnection(first: 3, after: "${cursor}") { edges { cursor } pageInfo { endCursor } } } }`,
+    );
+    // The projection after the root's statement: the root's rows hold no map, its RETURN does.
+    const projection = cypher.slice(cypher.indexOf("RETURN {`"));
+    expect(projection).not.to.match(/\bCALL\b/);
+    expect(projection.match(/\bCOLLECT \{/g)).to.have.length(2);
+    expect(projection).to.include(
+      "[position2 IN [$f2_after] | [every2 IN [COLLECT { MATCH (t)<-[:ABOUT]-(d2:Decision)",
+    );
+    expect(projection).to.include("$f1_first");
+    expect(projection).to.include("$f2_first");
+    expect(cypher).not.to.include("$after");
+  });
+
+  it("projects a node under two response keys from literal maps, never a map projection", async () => {
+    const cypher = await cypherOf("{ decisions { id other: id title } }");
+    expect(cypher).to.include("RETURN {`id`: d.id, `other`: d.id, `title`: d.title} AS this");
   });
 });

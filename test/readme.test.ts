@@ -52,16 +52,7 @@ describe("README: the project layout", () => {
       ...readdirSync(join(projectRoot, "src"), { withFileTypes: true }).map((entry) =>
         entry.isDirectory() ? `src/${entry.name}/` : `src/${entry.name}`,
       ),
-      ...[
-        "bench/",
-        "cypher/",
-        "docs/api.md",
-        "docs/performance.md",
-        "patches/",
-        "scripts/",
-        "test/",
-        "typeDefs/",
-      ],
+      ...["bench/", "cypher/", "docs/api.md", "docs/performance.md", "scripts/", "test/", "typeDefs/"],
     ].filter((path) => !named.has(path));
     expect(missing).to.deep.equal([]);
   });

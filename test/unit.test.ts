@@ -319,7 +319,7 @@ describe("servable (contract §3: a stored value the schema can serve)", () => {
     expect(servable(status, "DECIDED")).to.deep.equal({ value: "DECIDED" });
     const day = new neo4j.types.Date(2025, 3, 31);
     expect(servable(scalar("Date"), day)).to.deep.equal({ value: day });
-    // An instant as the library projects it (patches/): its epoch milliseconds, as the library's
+    // An instant as a query projects it (src/cypher/compile.ts): its epoch milliseconds, as the library's
     // serialiser hands them on (a number), or as the driver reads them.
     for (const text of [
       "0000-01-01T00:00:00.000Z",
@@ -343,7 +343,7 @@ describe("servable (contract §3: a stored value the schema can serve)", () => {
     expect(servable(scalar("Date"), "2025-03-31")).to.equal("type");
     expect(servable(scalar("Date"), new neo4j.types.Date(10000, 1, 1))).to.equal("range");
     expect(servable(scalar("Date"), new neo4j.types.Date(-1, 1, 1))).to.equal("range");
-    // A DATETIME of another type reads false, one beyond the years 0000–9999 'out of range' (patches/).
+    // A DATETIME of another type reads false, one beyond the years 0000–9999 'out of range' (compile.ts).
     expect(servable(scalar("DateTime"), false)).to.equal("type");
     expect(servable(scalar("DateTime"), "2025-03-31T14:05:00.000Z")).to.equal("type");
     expect(servable(scalar("DateTime"), "out of range")).to.equal("range");

@@ -1,8 +1,10 @@
 // Connections (contract §7, v1 additions): Relay-style pages whose cursors are positions in the
 // list's order (cursor.ts), never offsets. A connection field's statement returns a map (its
-// page's rows, whether more follow, its count when selected); the connection and edge types read
-// it. A root connection's statement is built per request: the list's one start and filters, the
-// cursor's seek only when `after` is given, the count only when `totalCount` is selected.
+// page's nodes, their edges, its count, its page info, each only when selected) that the request's
+// query projects (compile.ts). A root connection's statement is built per request: the list's one
+// start and filters, the cursor's seek only when `after` is given, the count only when
+// `totalCount` is selected. A nested connection's is written into its parent's query, its
+// variables named apart (`names`).
 import { comesAfter, cursorOf } from "./cursor.js";
 import { countRows } from "./counts.js";
 import type { ElementList } from "./domain.js";
@@ -10,6 +12,9 @@ import { pageSize, POSITION, requestedOrder, rootPage } from "./lists.js";
 import { orderBy, type ElementType, type ListOrder } from "./order.js";
 import { given, selects, type FieldRequest } from "./request.js";
 import { call, lines } from "./text.js";
+
+/** How a nested connection names its variables apart from its parent query's (compile.ts). */
+export type Names = (base: string) => string;
 
 /**
  * The position of a given `after` (arguments.ts), bound to {@link POSITION} for the reads that
@@ -20,39 +25,48 @@ import { call, lines } from "./text.js";
  */
 function atPosition(order: ListOrder): string[] {
   if (order.kind !== "text") return [`UNWIND [$after] AS ${POSITION}`];
-  const key = `cursorRow.${order.property}`;
-  return [
-    "UNWIND [$after] AS cursor",
-    `OPTIONAL MATCH (cursorRow:${order.type} {id: cursor[2]})`,
-    `WITH *, CASE WHEN ${key} = cursor[1] THEN [cursor[0], ${key}, cursor[2]] ELSE cursor END AS ${POSITION}`,
-  ];
+  return [`WITH ${storedPosition(order, "$after", "cursorRow")} AS ${POSITION}`];
 }
 
 /**
- * A connection's map: its page's rows, their edges (each row with its cursor in the connection's
- * order) when `edges` is selected, and `totalCount` and `pageInfo` when the request selects them.
- * Those are plain fields of the connection type, read from the map: a `@cypher` field there would
- * wrap two more subqueries around each in the request's Cypher, for Neo4j to plan (about 120 of
- * the 200 ms a connection with `totalCount` took to plan, measured at 10k).
+ * The position `after` names (an expression), its text key read back from its row (see
+ * {@link atPosition}). The row is returned from the subquery as a node and its key read outside
+ * it: Neo4j 2026.09 copies a string returned from a `COLLECT {}` into a computed value, which
+ * compares by UTF-16 code unit again (measured).
  */
-function connectionMap(order: ListOrder, request: FieldRequest, total: string): string[] {
+function storedPosition(order: ListOrder, after: string, row: string): string {
+  const found = `${row}Found`;
+  return (
+    `coalesce([${found} IN COLLECT { MATCH (${row}:${order.type} {id: ${after}[2]}) ` +
+    `WHERE ${row}.${order.property} = ${after}[1] RETURN ${row} } | ` +
+    `[${after}[0], ${found}.${order.property}, ${after}[2]]][0], ${after})`
+  );
+}
+
+/**
+ * A connection's map from its rows (`first` + 1 of them, in order): the page's `nodes`, their
+ * `edges` (each row with its position in the connection's order, which the service writes as the
+ * cursor) when selected, and `totalCount` and `pageInfo` when selected. Each is an expression
+ * over the rows: no subquery of its own for Neo4j to plan.
+ */
+function connectionMap(
+  order: ListOrder,
+  request: FieldRequest,
+  rows: string,
+  total: string,
+  n: string,
+): string {
   const connection = `${order.type}Connection`;
   const FIRST = pageSize(request, "first");
-  const fields = [`rows: rows[..${FIRST}]`];
+  const fields = [`nodes: ${rows}[..${FIRST}]`];
   if (selects(request, connection, "edges"))
-    fields.push(`edges: [n IN rows[..${FIRST}] | {cursor: ${cursorOf("n", order)}, node: n}]`);
+    fields.push(`edges: [${n} IN ${rows}[..${FIRST}] | {cursor: ${cursorOf(n, order)}, node: ${n}}]`);
   if (selects(request, connection, "totalCount")) fields.push(`totalCount: ${total}`);
-  if (!selects(request, connection, "pageInfo")) return [`RETURN {${fields.join(", ")}} AS c`];
-  fields.push(`pageInfo: {hasNextPage: size(rows) > ${FIRST}, endCursor: endCursor}`);
-  return [
-    // The page's last row, read back as a node (see asNode) for its cursor.
-    ...call(
-      ["rows"],
-      [asNode(`UNWIND rows[..${FIRST}][-1..] AS n`, "n"), `RETURN ${cursorOf("n", order)} AS endCursor`],
-      true,
-    ),
-    `RETURN {${fields.join(", ")}} AS c`,
-  ];
+  if (selects(request, connection, "pageInfo"))
+    fields.push(
+      `pageInfo: {hasNextPage: size(${rows}) > ${FIRST}, endCursor: [${n} IN ${rows}[..${FIRST}][-1..] | ${cursorOf(n, order)}][0]}`,
+    );
+  return `{${fields.join(", ")}}`;
 }
 
 /** A root connection: `first` + 1 rows of the root list after the cursor's position, and the count when selected. */
@@ -65,62 +79,38 @@ export function rootConnection(list: ElementList, request: FieldRequest): string
     ...call(after ? [POSITION] : [], rootPage(list, request, { size: `${FIRST} + 1`, after })),
     `WITH collect(${list.v}) AS rows`,
     ...(counted ? call([], countRows(list, request)) : []),
-    ...connectionMap(requestedOrder(list.type, request), request, "total"),
+    `RETURN ${connectionMap(requestedOrder(list.type, request), request, "rows", "total", "n")} AS c`,
   );
 }
 
 /**
- * The connection of a list under one parent node (`this`) in the requested order: all its rows
- * are read (they are few) and sorted, counted for `totalCount`, and those after the cursor's
- * position kept for the page. Sorted before `collect`, which keeps the rows' order, rather than in a
- * subquery over the collected rows: one subquery fewer for Neo4j to plan (6–8% of a statement
- * with one such connection, docs/performance.md).
+ * The connection of a list under one node (the pattern's start, in the query around it) in the
+ * requested order, as an expression of that query (compile.ts), its variables named apart
+ * (`names`): all its rows are read (they are few) and sorted by one `COLLECT {}` subquery, counted
+ * for `totalCount`, and those after the cursor's position kept for the page; the rest are list
+ * expressions binding their values, so the connection is one subquery for Neo4j to plan (two with
+ * a text cursor, whose key is read back from its row). No `collect()` aggregation: Neo4j 5.26
+ * refuses one inside a subquery expression of a `RETURN` that projects other values.
  */
 export function nestedConnection(
   pattern: string,
   v: string,
   type: ElementType,
   request: FieldRequest,
+  names: Names,
 ): string {
   const FIRST = pageSize(request, "first");
-  const after = given(request, "after");
-  const imports = after ? [POSITION] : [];
+  const [position, every, rows, n] = [names(POSITION), names("every"), names("rows"), names("n")];
   const order = requestedOrder(type, request);
+  // Duplicate relationships count once (§7).
+  const sorted = `COLLECT { MATCH ${pattern} WITH DISTINCT ${v} RETURN ${v} ORDER BY ${orderBy(v, order)} }`;
   // Without a cursor the page's rows are all of them: the map cuts the page and sees whether more follow.
-  const read = after
-    ? [
-        `WITH ${POSITION}, collect(${v}) AS every`,
-        `WITH every, [${v} IN every WHERE ${comesAfter(v, order, POSITION)}][..${FIRST} + 1] AS rows`,
-      ]
-    : [`WITH collect(${v}) AS rows`];
-  return lines(
-    ...(after ? atPosition(order) : []),
-    `OPTIONAL MATCH ${pattern}`,
-    // Duplicate relationships count once (§7).
-    `WITH DISTINCT ${[...imports, v].join(", ")}`,
-    `ORDER BY ${orderBy(v, order)}`,
-    ...read,
-    ...connectionMap(order, request, after ? "size(every)" : "size(rows)"),
+  if (!given(request, "after"))
+    return `[${rows} IN [${sorted}] | ${connectionMap(order, request, rows, `size(${rows})`, n)}][0]`;
+  const at = order.kind === "text" ? storedPosition(order, "$after", names("cursorRow")) : "$after";
+  const page = `[${v} IN ${every} WHERE ${comesAfter(v, order, position)}][..${FIRST} + 1]`;
+  return (
+    `[${position} IN [${at}] | [${every} IN [${sorted}] | ` +
+    `[${rows} IN [${page}] | ${connectionMap(order, request, rows, `size(${every})`, n)}][0]][0]][0]`
   );
-}
-
-/**
- * A node kept in a connection's or group's map, read back as a node. `MATCH (v)` on the bound
- * variable (a filter, no read) gives it a node's type again: Neo4j 5.26 answers null for the second
- * read of one property of a value of unknown type (`v { .id, a: v.id }`, a field under two aliases).
- */
-export function asNode(expression: string, v: string): string {
-  return expression.startsWith("UNWIND ")
-    ? `${expression} MATCH (${v})`
-    : `WITH ${expression} AS ${v} MATCH (${v})`;
-}
-
-/** The statements of `<Type>Connection` and `<Type>Edge`: the page as edges and nodes. */
-export function connectionTypeStatements(type: ElementType): Record<string, string> {
-  const v = "n";
-  return {
-    [`${type}Connection.edges`]: "UNWIND this.edges AS e RETURN e",
-    [`${type}Connection.nodes`]: `${asNode(`UNWIND this.rows AS ${v}`, v)} RETURN ${v}`,
-    [`${type}Edge.node`]: `${asNode("this.node", "n")} RETURN n`,
-  };
 }

@@ -93,22 +93,3 @@ export function rootList(list: ElementList, request: FieldRequest): string {
 export function lookupById(label: string, v: string): string {
   return `MATCH (${v}:${label} {id: $id}) RETURN ${v} LIMIT 1`;
 }
-
-/** A single-valued link (`decidedBy`, `topic`…): with several targets, the lowest `id` (§7). */
-export function singleLink(pattern: string, v: string): string {
-  return `MATCH ${pattern} RETURN ${v} ORDER BY ${v}.id LIMIT 1`;
-}
-
-/**
- * A list under one parent node (`this`) in the requested order: its relationships are few, so
- * they are sorted as they come. `DISTINCT`: duplicate relationships count once (§7).
- */
-export function nestedList(pattern: string, v: string, type: ElementType, request: FieldRequest): string {
-  return lines(
-    `MATCH ${pattern}`,
-    `WITH DISTINCT ${v}`,
-    `RETURN ${v}`,
-    `ORDER BY ${orderBy(v, requestedOrder(type, request))}`,
-    `LIMIT ${pageSize(request, "limit")}`,
-  );
-}

@@ -1,8 +1,7 @@
-// What a field's statement is built from: the arguments the request gives the field and the
-// fields it selects below it. The Neo4j GraphQL Library hands both to the statement builder
-// (patches/: `statementFor` on a `@cypher` annotation) while it translates the request.
+// What a field's Cypher is built from: the arguments the request gives the field and the fields it
+// selects below it, as the request's resolve tree holds them (src/graphql/compiled-fields.ts).
 
-/** A field's selection as the library holds it (graphql-parse-resolve-info's resolve tree). */
+/** A field's selection: graphql-parse-resolve-info's resolve tree, arguments coerced. */
 export interface Selection {
   name: string;
   alias: string;

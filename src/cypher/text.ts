@@ -24,3 +24,40 @@ export function lines(...block: readonly string[]): string {
 export function call(imports: readonly string[], block: readonly string[], optional = false): string[] {
   return [`${optional ? "OPTIONAL " : ""}CALL (${imports.join(", ")}) {`, ...indent(block), "}"];
 }
+
+/**
+ * Renames `$name` parameters outside string literals, quoted names and comments. Cypher escapes
+ * inside literals with a backslash; a quoted name doubles its backtick, which reads here as two
+ * quoted names in a row, the same text.
+ */
+export function renameParameters(text: string, rename: (name: string) => string): string {
+  const special = /['"`$]|\/[/*]/g;
+  const name = /[A-Za-z_]\w*/y;
+  let out = "";
+  let copied = 0;
+  for (let match = special.exec(text); match !== null; match = special.exec(text)) {
+    const at = match.index;
+    const token = match[0];
+    let end: number;
+    if (token === "$") {
+      name.lastIndex = at + 1;
+      const found = name.exec(text)?.[0];
+      if (found === undefined) continue;
+      out += `${text.slice(copied, at)}$${rename(found)}`;
+      copied = at + 1 + found.length;
+      special.lastIndex = copied;
+      continue;
+    }
+    if (token === "//" || token === "/*") {
+      const close = token === "//" ? "\n" : "*/";
+      const found = text.indexOf(close, at + 2);
+      end = found === -1 ? text.length : found + close.length;
+    } else {
+      end = at + 1;
+      while (end < text.length && text[end] !== token) end += text[end] === "\\" && token !== "`" ? 2 : 1;
+      end = Math.min(end + 1, text.length);
+    }
+    special.lastIndex = end;
+  }
+  return out + text.slice(copied);
+}

@@ -3,7 +3,7 @@
 // calls them non-null, the enums' values, and the single-valued links (src/cypher/statements.ts).
 import { Kind, parse, type TypeNode } from "graphql";
 import { ELEMENT_TYPES } from "../cypher/order.js";
-import { SINGLE_LINKS } from "../cypher/statements.js";
+import { SINGLE_LINKS } from "../cypher/nested.js";
 
 /** A property as §8 stores it: `type` is a GraphQL scalar's name or an enum's. */
 export interface PropertyRule {

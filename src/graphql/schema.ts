@@ -2,9 +2,10 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Neo4jGraphQL } from "@neo4j/graphql";
 import { execute, Kind, parse, type GraphQLSchema } from "graphql";
-import type { Driver } from "neo4j-driver";
+import { routing, type Driver } from "neo4j-driver";
+import type { QueryRunner } from "../neo4j/runner.js";
 import { projectRoot } from "../project-root.js";
-import { attachStatementBuilders } from "./statement-builders.js";
+import { compileRootFields, rootStatements } from "./compiled-fields.js";
 import { StrictDate } from "./strict-date.js";
 import type { TranslationCacheMode } from "../config.js";
 import { cacheTranslations, type TranslationCacheCounts } from "./translation-cache.js";
@@ -41,11 +42,11 @@ export async function buildSchema(
   // Not the library's checkNeo4jCompat(): it asks for APOC, which this service never calls.
   await checkNeo4jVersion(driver, database);
   const schema = describeLibraryTypes(await neoSchema.getSchema());
-  attachStatementBuilders(neoSchema);
+  compileRootFields(schema, rootStatements(typeDefs));
   // Every domain type's properties: values the ingest got wrong are field errors (contract §3).
   guardStoredValues(schema, ELEMENT_TYPES);
   writeCursors(schema);
-  await warmUp(schema, database);
+  await warmUp(schema, driver, database);
   translationCacheCounts.set(schema, cacheTranslations(schema, cypherRootFields(typeDefs), translationCache));
   return schema;
 }
@@ -71,9 +72,9 @@ export function library(typeDefs: string[], driver?: Driver): Neo4jGraphQL {
  * (src/graphql/translate.ts): its statements are built per request as the service's are.
  */
 export async function translatingSchema(): Promise<GraphQLSchema> {
-  const neoSchema = library(await readTypeDefs());
-  const schema = await neoSchema.getSchema();
-  attachStatementBuilders(neoSchema);
+  const typeDefs = await readTypeDefs();
+  const schema = await library(typeDefs).getSchema();
+  compileRootFields(schema, rootStatements(typeDefs));
   return schema;
 }
 
@@ -123,25 +124,25 @@ export function cypherRootFields(typeDefs: string[]): Set<string> {
 }
 
 /**
- * Runs one query through the schema at start-up. The library asks Neo4j for its version
- * (`dbms.components()`) on the first request of a process and caches the answer in a module
- * variable; asked here, every caller's request stays one Cypher query. It also proves the
- * typeDefs' Cypher runs on this database before the service accepts traffic, and that the
- * library is the patched one (patches/, applied by `npm ci`): unpatched, it cannot project a
- * connection's edges under a node.
+ * Runs one query through the schema at start-up: it proves the Cypher the service writes runs on
+ * this database (a connection, its count and its cursors) before the service accepts traffic.
  */
-async function warmUp(schema: GraphQLSchema, database: string): Promise<void> {
+async function warmUp(schema: GraphQLSchema, driver: Driver, database: string): Promise<void> {
+  const runner: QueryRunner = {
+    run: (text, parameters) =>
+      driver.executeQuery(text, parameters, {
+        database,
+        routing: routing.READ,
+        transactionConfig: { metadata: { app: "kg-graphql", purpose: "warm-up" } },
+      }),
+  };
   const result = await execute({
     schema,
     document: parse(
       "{ topics(limit: 1) { id decisionsConnection(first: 1) { totalCount edges { cursor node { id } } } } }",
     ),
-    contextValue: { sessionConfig: { database } },
+    contextValue: { executionContext: runner },
   });
   const [error] = result.errors ?? [];
-  if (error !== undefined) {
-    if (/Relationship .* not found/.test(error.message))
-      throw new Error(`@neo4j/graphql is not patched (run npm ci, which applies patches/): ${error.message}`);
-    throw error;
-  }
+  if (error !== undefined) throw error;
 }

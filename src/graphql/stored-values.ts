@@ -19,7 +19,7 @@ import neo4j, { isDate } from "neo4j-driver";
 
 /**
  * The key under which a node's projection carries its `id` when `id` itself is not selected
- * (patches/: the library adds it to every node's projection). No GraphQL alias can be this name.
+ * (src/cypher/compile.ts adds it to every node's projection). No GraphQL alias can be this name.
  */
 export const PROJECTED_ID = "@id";
 
@@ -29,7 +29,7 @@ export type StoredValueProblem = "missing" | "enum" | "type" | "range";
 /** The years a `Date` or `DateTime` of the wire format can write (`YYYY-MM-DD…`). */
 const FIRST_INSTANT_MS = Date.parse("0000-01-01T00:00:00.000Z");
 const AFTER_LAST_INSTANT_MS = Date.parse("+010000-01-01T00:00:00.000Z");
-/** What the library projects for a DATETIME beyond the years 0000–9999 (patches/). */
+/** What a query projects for a DATETIME beyond the years 0000–9999 (src/cypher/compile.ts). */
 const OUT_OF_RANGE = "out of range";
 
 /** A field error for a stored value the schema cannot serve (contract §3). */
@@ -85,9 +85,9 @@ export function servable(type: GraphQLNamedType, value: unknown): { value: unkno
       return year >= 0 && year <= 9999 ? { value } : "range";
     }
     case "DateTime": {
-      // The library projects a DATETIME of the years 0000–9999 as its epoch milliseconds, one
-      // beyond them as 'out of range', any other value as false (patches/). A year beyond four
-      // digits is written with its sign, which no wire format reads back.
+      // A query projects a DATETIME of the years 0000–9999 as its epoch milliseconds, one beyond
+      // them as 'out of range', any other value as false (src/cypher/compile.ts, instantOf). A
+      // year beyond four digits is written with its sign, which no wire format reads back.
       if (value === OUT_OF_RANGE) return "range";
       const ms = int(value);
       if (ms === undefined || !Number.isInteger(ms)) return "type";

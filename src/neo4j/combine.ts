@@ -1,4 +1,5 @@
 import { Record as Neo4jRecord, type QueryResult } from "neo4j-driver";
+import { renameParameters } from "../cypher/text.js";
 
 /** One Cypher query as the Neo4j GraphQL Library hands it to its runner. */
 export interface CypherQuery {
@@ -13,8 +14,27 @@ export interface CombinedQuery extends CypherQuery {
 
 /** `CYPHER 5` and other option lines the library writes before a query. */
 const OPTIONS = /^(?:CYPHER\b[^\n]*\n)*/;
-/** A query that returns one column at its very end: every root field query the library writes. */
-const ONE_COLUMN = /\bRETURN\s+[A-Za-z_]\w*\s+AS\s+([A-Za-z_]\w*)\s*$/;
+/**
+ * The column a query returns when it ends with a `RETURN` of one item, as every root field's query
+ * does (src/cypher/compile.ts: `RETURN <one expression> AS this`, its subqueries indented; the
+ * library's `RETURN this0 AS this`): the last clause starting a line is that `RETURN`, and no comma
+ * stands outside its brackets and quotes.
+ */
+function returnedColumn(text: string): string | undefined {
+  const at = text.lastIndexOf("\nRETURN ");
+  const clause = at === -1 ? "" : text.slice(at + 1);
+  let depth = 0;
+  for (let index = 0; index < clause.length; index++) {
+    const character = clause[index];
+    if (character === "'" || character === '"' || character === "`") {
+      for (index++; index < clause.length && clause[index] !== character; index++)
+        if (clause[index] === "\\" && character !== "`") index++;
+    } else if (character === "(" || character === "[" || character === "{") depth++;
+    else if (character === ")" || character === "]" || character === "}") depth--;
+    else if (character === "," && depth === 0) return undefined;
+  }
+  return depth === 0 ? /\bAS\s+([A-Za-z_]\w*)\s*$/.exec(clause)?.[1] : undefined;
+}
 
 /**
  * What a request sends Neo4j for its root fields' queries (src/neo4j/runner.ts): one query when
@@ -35,7 +55,7 @@ export function queriesSent(queries: readonly CypherQuery[]): CypherQuery[] {
 export function combineQueries(queries: readonly CypherQuery[]): CombinedQuery | undefined {
   const parts = queries.map(({ text }) => {
     const options = OPTIONS.exec(text)?.[0] ?? "";
-    return { options, body: text.slice(options.length), column: ONE_COLUMN.exec(text)?.[1] };
+    return { options, body: text.slice(options.length), column: returnedColumn(text) };
   });
   const options = parts[0]?.options;
   if (parts.some((part) => part.column === undefined || part.options !== options)) return undefined;
@@ -60,41 +80,4 @@ export function combineQueries(queries: readonly CypherQuery[]): CombinedQuery |
       });
     },
   };
-}
-
-/**
- * Renames `$name` parameters outside string literals, quoted names and comments. Cypher escapes
- * inside literals with a backslash; a quoted name doubles its backtick, which reads here as two
- * quoted names in a row, the same text.
- */
-export function renameParameters(text: string, rename: (name: string) => string): string {
-  const special = /['"`$]|\/[/*]/g;
-  const name = /[A-Za-z_]\w*/y;
-  let out = "";
-  let copied = 0;
-  for (let match = special.exec(text); match !== null; match = special.exec(text)) {
-    const at = match.index;
-    const token = match[0];
-    let end: number;
-    if (token === "$") {
-      name.lastIndex = at + 1;
-      const found = name.exec(text)?.[0];
-      if (found === undefined) continue;
-      out += `${text.slice(copied, at)}$${rename(found)}`;
-      copied = at + 1 + found.length;
-      special.lastIndex = copied;
-      continue;
-    }
-    if (token === "//" || token === "/*") {
-      const close = token === "//" ? "\n" : "*/";
-      const found = text.indexOf(close, at + 2);
-      end = found === -1 ? text.length : found + close.length;
-    } else {
-      end = at + 1;
-      while (end < text.length && text[end] !== token) end += text[end] === "\\" && token !== "`" ? 2 : 1;
-      end = Math.min(end + 1, text.length);
-    }
-    special.lastIndex = end;
-  }
-  return out + text.slice(copied);
 }

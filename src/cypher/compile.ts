@@ -1,0 +1,236 @@
+// A root field of a request, compiled into one Cypher query (issue 32): the field's own statement
+// (statements.ts) in one `CALL`, then one `RETURN` that projects what the request selects, each
+// nested field one expression inside it: a `COLLECT {}` subquery for a nested list or a single
+// link, a `COLLECT {}` holding the connection's statement for a nested connection. Neo4j plans a
+// new text in time that grows with its subqueries; an expression is one planning unit where the
+// library's translation wrote two `CALL`s and two `WITH`s per nested field.
+//
+// Variables and parameters are named apart per nested field (`d3`, `$f3_limit`): a subquery
+// expression sees every variable of the query around it, so a name used twice would read the
+// outer row instead of declaring its own. Nodes are projected as literal maps keyed by the
+// request's response keys (`{title: d3.title}`): Neo4j 5.26 and 2026.09 read null for the second
+// read of one property in a map projection of a value of unknown type (`n {.id, a: n.id}`).
+import {
+  getNamedType,
+  getNullableType,
+  GraphQLInt,
+  isLeafType,
+  isListType,
+  isObjectType,
+  type GraphQLArgument,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+} from "graphql";
+import neo4j from "neo4j-driver";
+import { cypherArguments } from "./arguments.js";
+import { nestedConnection } from "./connections.js";
+import { ELEMENT_TYPES, listOrder, orderBy } from "./order.js";
+import { pageSize } from "./lists.js";
+import { NESTED_FIELDS } from "./nested.js";
+import type { FieldRequest, Selection, StatementBuilder } from "./request.js";
+import { indent, lines, renameParameters } from "./text.js";
+
+/** A query as the runner sends it. */
+export interface CompiledQuery {
+  text: string;
+  parameters: Record<string, unknown>;
+}
+
+/** How a root field's rows are read: its statement's builder and the column it returns. */
+export interface RootStatement {
+  build: StatementBuilder;
+  column: string;
+}
+
+const ELEMENTS: ReadonlySet<string> = new Set(ELEMENT_TYPES);
+
+/** The state of one compilation: the schema's types, the parameters so far, the next field's number. */
+class Compilation {
+  readonly parameters: Record<string, unknown> = {};
+  private next = 1;
+
+  constructor(readonly schema: GraphQLSchema) {}
+
+  /** A number of its own for a nested field, which names its variables and parameters apart. */
+  field(): number {
+    return this.next++;
+  }
+
+  /**
+   * A field's statement with its parameters renamed by `prefix` and bound to the field's
+   * arguments as Cypher reads them (arguments.ts): an `Int` as a Cypher integer, a value not
+   * given as null (as the library bound a statement's absent arguments).
+   */
+  bind(
+    statement: string,
+    args: Readonly<Record<string, unknown>>,
+    definitions: readonly GraphQLArgument[],
+    prefix: string,
+  ): string {
+    const read = cypherArguments(args);
+    const names = new Set(definitions.map((definition) => definition.name));
+    for (const definition of definitions) {
+      const value = read[definition.name];
+      this.parameters[prefix + definition.name] =
+        value === undefined || value === null
+          ? null
+          : getNullableType(definition.type) === GraphQLInt && typeof value === "number"
+            ? neo4j.int(value)
+            : value;
+    }
+    return prefix === ""
+      ? statement
+      : renameParameters(statement, (name) => (names.has(name) ? prefix + name : name));
+  }
+
+  objectType(name: string): GraphQLObjectType {
+    const type = this.schema.getType(name);
+    if (!isObjectType(type)) throw new Error(`No object type ${name}`);
+    return type;
+  }
+}
+
+/** Cypher's name for a map key: any response key, quoted. */
+const key = (name: string) => `\`${name}\``;
+
+/**
+ * The one query of a root field: its statement's rows as `column`, each projected as the request
+ * selects it, returned as `this` (one record per row).
+ */
+export function compileRootField(
+  schema: GraphQLSchema,
+  selection: Selection,
+  root: RootStatement,
+): CompiledQuery {
+  const compilation = new Compilation(schema);
+  const queryType = schema.getQueryType();
+  const field = queryType?.getFields()[selection.name];
+  if (field === undefined) throw new Error(`No root field ${selection.name}`);
+  const request: FieldRequest = { arguments: selection.args, selection };
+  const statement = compilation.bind(root.build(request), selection.args, field.args, "");
+  const type = getNamedType(field.type);
+  if (!isObjectType(type)) throw new Error(`${selection.name} is not an object field`);
+  const text = lines(
+    "CYPHER 5",
+    "CALL {",
+    ...indent([statement]),
+    "}",
+    `RETURN ${valueOf(compilation, root.column, type, selection)} AS this`,
+  );
+  return { text, parameters: compilation.parameters };
+}
+
+/** The selections of `type` below a field, by response key. */
+const selected = (selection: Selection, type: GraphQLObjectType): [string, Selection][] =>
+  Object.entries(selection.fieldsByTypeName[type.name] ?? {});
+
+/**
+ * Cypher for a value of object type `type` held by `expression`, as `selection` selects it: a node
+ * of an element type (null when there is none), or a map a statement wrote (a connection, an edge,
+ * `PageInfo`, a group, `NumberStats`: each always there), whose fields are its keys.
+ */
+function valueOf(
+  compilation: Compilation,
+  expression: string,
+  type: GraphQLObjectType,
+  selection: Selection,
+): string {
+  if (ELEMENTS.has(type.name)) return nodeValue(compilation, expression, type, selection);
+  const entries = selected(selection, type).flatMap(([responseKey, child]) => {
+    if (child.name === "__typename") return [];
+    const fieldType = type.getFields()[child.name]?.type;
+    if (fieldType === undefined) throw new Error(`No field ${type.name}.${child.name}`);
+    const held = `${expression}.${child.name}`;
+    const named = getNamedType(fieldType);
+    if (isLeafType(named)) return [`${key(responseKey)}: ${held}`];
+    if (!isObjectType(named)) throw new Error(`${type.name}.${child.name} is neither a leaf nor an object`);
+    if (!isListType(getNullableType(fieldType)))
+      return [`${key(responseKey)}: ${valueOf(compilation, held, named, child)}`];
+    const item = `x${String(compilation.field())}`;
+    return [`${key(responseKey)}: [${item} IN ${held} | ${valueOf(compilation, item, named, child)}]`];
+  });
+  return `{${entries.join(", ")}}`;
+}
+
+/**
+ * A node of an element type as a literal map of what the request selects, with its `id` under
+ * `@id` unless `id` itself is selected (a value the schema cannot serve names its node: the
+ * stored-value checks). An expression that is not a variable is bound to one first, since nested
+ * fields read the node's links.
+ */
+function nodeValue(
+  compilation: Compilation,
+  expression: string,
+  type: GraphQLObjectType,
+  selection: Selection,
+): string {
+  if (!/^[A-Za-z_]\w*$/.test(expression)) {
+    const v = `n${String(compilation.field())}`;
+    return `[${v} IN [${expression}] WHERE ${v} IS NOT NULL | ${nodeValue(compilation, v, type, selection)}][0]`;
+  }
+  const v = expression;
+  const fields = selected(selection, type);
+  const entries = fields.flatMap(([responseKey, child]) => {
+    if (child.name === "__typename") return [];
+    const field = type.getFields()[child.name];
+    if (field === undefined) throw new Error(`No field ${type.name}.${child.name}`);
+    const named = getNamedType(field.type);
+    if (isLeafType(named)) {
+      const property = `${v}.${child.name}`;
+      return [`${key(responseKey)}: ${named.name === "DateTime" ? instantOf(property) : property}`];
+    }
+    const nested = NESTED_FIELDS[`${type.name}.${child.name}`];
+    if (nested === undefined || !isObjectType(named))
+      throw new Error(`${type.name}.${child.name} has no nested form`);
+    const n = compilation.field();
+    const target = `${nested.v}${String(n)}`;
+    const names = (base: string) => `${base}${String(n)}`;
+    const request: FieldRequest = { arguments: child.args, selection: child };
+    const bind = (statement: string) => compilation.bind(statement, child.args, field.args, `f${String(n)}_`);
+    const pattern = nested.pattern(v, target);
+    switch (nested.kind) {
+      case "link":
+        return [
+          `${key(responseKey)}: COLLECT { MATCH ${pattern} RETURN ${nodeValue(compilation, target, named, child)} ORDER BY ${target}.id LIMIT 1 }[0]`,
+        ];
+      case "list": {
+        const order = listOrder(nested.type, child.args.orderBy);
+        const statement = bind(
+          lines(
+            `MATCH ${pattern}`,
+            // Duplicate relationships count once (§7).
+            `WITH DISTINCT ${target}`,
+            `RETURN ${nodeValue(compilation, target, named, child)}`,
+            `ORDER BY ${orderBy(target, order)}`,
+            `LIMIT ${pageSize(request, "limit")}`,
+          ),
+        );
+        return [`${key(responseKey)}: COLLECT {\n${indent([statement]).join("\n")}\n}`];
+      }
+      case "connection": {
+        const c = names("c");
+        const connection = bind(nestedConnection(pattern, target, nested.type, request, names));
+        return [
+          `${key(responseKey)}: [${c} IN [${connection}] | ${valueOf(compilation, c, named, child)}][0]`,
+        ];
+      }
+    }
+  });
+  if (!fields.some(([responseKey, child]) => responseKey === "id" && child.name === "id"))
+    entries.push(`\`@id\`: ${v}.id`);
+  return `{${entries.join(", ")}}`;
+}
+
+/**
+ * A `DateTime` property as the service writes it (src/graphql/stored-values.ts): a DATETIME of the
+ * years 0000–9999 as its epoch milliseconds (finer digits truncated), one beyond them as
+ * 'out of range' (its milliseconds may not fit an integer), a value of another type as false, for
+ * the field's check to answer as a field error (contract §3). Null is of every type.
+ */
+export function instantOf(property: string): string {
+  return (
+    `CASE WHEN ${property} IS NULL THEN null WHEN ${property} IS :: ZONED DATETIME THEN ` +
+    `CASE WHEN datetime('0000T00Z') <= ${property} < datetime('+10000T00Z') THEN ${property}.epochMillis ELSE 'out of range' END ` +
+    "ELSE false END"
+  );
+}

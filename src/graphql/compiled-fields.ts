@@ -1,0 +1,80 @@
+// The product's root fields, answered with the one query src/cypher/compile.ts writes for each
+// request, instead of the Neo4j GraphQL Library's translation. The library still builds the
+// schema (its types, scalars and field resolvers) and answers any other `@cypher` field.
+import { getNullableType, isListType, Kind, parse, type GraphQLSchema, type StringValueNode } from "graphql";
+import { parseResolveInfo, type ResolveTree } from "graphql-parse-resolve-info";
+import { compileRootField, type RootStatement } from "../cypher/compile.js";
+import { NESTED_FIELDS } from "../cypher/nested.js";
+import { ELEMENT_TYPES } from "../cypher/order.js";
+import { STATEMENT_BUILDERS } from "../cypher/statements.js";
+import type { StatementBuilder } from "../cypher/request.js";
+import type { QueryRunner } from "../neo4j/runner.js";
+
+/** The `@cypher` statement in typeDefs/ of a field whose Cypher src/cypher/ writes for each request. */
+export const BUILT_PER_REQUEST = "// src/cypher/statements.ts";
+
+interface ExecutionContext {
+  executionContext?: unknown;
+}
+
+/**
+ * The root fields typeDefs/ leaves to src/cypher/ (their `@cypher` statement is
+ * {@link BUILT_PER_REQUEST}), each with its statement's builder and the column it returns. Every
+ * such field below the root must be one the compiler writes: a nested field of an element type
+ * (src/cypher/nested.ts), or a field of a map a statement returns (a connection, an edge, a group).
+ * Throws when a placeholder has no builder or a builder has no placeholder: either would fail
+ * every request that reaches it.
+ */
+export function rootStatements(
+  typeDefs: readonly string[],
+  builders: Readonly<Record<string, StatementBuilder>> = STATEMENT_BUILDERS,
+): Map<string, RootStatement> {
+  const roots = new Map<string, RootStatement>();
+  const unused = new Set(Object.keys(builders));
+  const elements: ReadonlySet<string> = new Set(ELEMENT_TYPES);
+  for (const definition of typeDefs.flatMap((sdl) => parse(sdl).definitions)) {
+    if (definition.kind !== Kind.OBJECT_TYPE_DEFINITION && definition.kind !== Kind.OBJECT_TYPE_EXTENSION)
+      continue;
+    const owner = definition.name.value;
+    for (const field of definition.fields ?? []) {
+      const cypher = field.directives?.find((directive) => directive.name.value === "cypher");
+      const argument = (name: string) =>
+        (cypher?.arguments?.find((arg) => arg.name.value === name)?.value as StringValueNode | undefined)
+          ?.value;
+      if (cypher === undefined || argument("statement") !== BUILT_PER_REQUEST) continue;
+      const name = `${owner}.${field.name.value}`;
+      if (owner !== "Query") {
+        if (elements.has(owner) && NESTED_FIELDS[name] === undefined)
+          throw new Error(`${name} has no nested form in src/cypher/nested.ts`);
+        continue;
+      }
+      const build = builders[name];
+      if (build === undefined) throw new Error(`${name} has no statement builder`);
+      roots.set(field.name.value, { build, column: argument("columnName") ?? "this" });
+      unused.delete(name);
+    }
+  }
+  if (unused.size > 0) throw new Error(`Statement builders without a root field: ${[...unused].join(", ")}`);
+  return roots;
+}
+
+/**
+ * Answers each root field of `roots` with the one query src/cypher/compile.ts writes for the
+ * request, run through the request's runner (`executionContext`) as the library's query would be.
+ */
+export function compileRootFields(schema: GraphQLSchema, roots: ReadonlyMap<string, RootStatement>): void {
+  const fields = schema.getQueryType()?.getFields() ?? {};
+  for (const [name, root] of roots) {
+    const field = fields[name];
+    if (field === undefined) throw new Error(`No root field ${name} for its statement`);
+    const list = isListType(getNullableType(field.type));
+    field.resolve = async (_source, _args, context: ExecutionContext, info) => {
+      const selection = parseResolveInfo(info) as ResolveTree;
+      const query = compileRootField(info.schema, selection, root);
+      const runner = context.executionContext as QueryRunner;
+      const { records } = await runner.run(query.text, query.parameters);
+      const values = records.map((record) => record.get(0) as unknown);
+      return list ? values : (values[0] ?? null);
+    };
+  }
+}
