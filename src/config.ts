@@ -3,6 +3,7 @@ import { DEFAULTS } from "./contract.js";
 import type { QuotaLimits } from "./quota/policy.js";
 import type { HostPort, RedisSettings } from "./redis/connection.js";
 import type { AdmissionSettings } from "./overload/admission.js";
+import type { FirstAskingSettings } from "./overload/first-askings.js";
 
 const port = z.coerce.number().int().min(1).max(65_535);
 const positiveMs = z.coerce.number().int().positive();
@@ -105,6 +106,16 @@ const EnvSchema = z.object({
   MAX_CONCURRENT_EXECUTIONS: count.default(16),
   EXECUTION_QUEUE_LENGTH: z.coerce.number().int().min(0).default(32),
   EXECUTION_QUEUE_TIMEOUT_MS: positiveMs.max(1_000).default(250),
+  // Issue 32: statements Neo4j has not planned take turns to be planned (src/overload/first-askings.ts):
+  // this many planning units (a statement's subqueries, plus one) at once, each held for its
+  // estimated planning time (FIRST_ASKING_MS_PER_UNIT), then a short queue.
+  // NEO4J_PLAN_CACHE_SIZE is what Neo4j keeps per database (its setting
+  // server.memory.query_cache.per_db_cache_num_entries; the local server's is 2000).
+  FIRST_ASKING_UNITS: count.default(16),
+  FIRST_ASKING_QUEUE_LENGTH: z.coerce.number().int().min(0).default(32),
+  FIRST_ASKING_QUEUE_TIMEOUT_MS: positiveMs.max(1_000).default(500),
+  FIRST_ASKING_MS_PER_UNIT: positiveMs.default(20),
+  NEO4J_PLAN_CACHE_SIZE: count.default(1_000),
   // `on`: a document's Cypher is translated once and reused; `off`: translated on every request;
   // `verify`: reused, and checked against a fresh translation every time (for tests).
   TRANSLATION_CACHE: z.enum(["on", "off", "verify"]).default("on"),
@@ -170,6 +181,7 @@ export interface Config {
   redis: RedisSettings | undefined;
   quota: { limits: QuotaLimits };
   admission: AdmissionSettings;
+  firstAskings: FirstAskingSettings;
   log: { level: LogLevel; format: LogFormat };
   /** Absent: `/metrics` is served on the public port. */
   metrics: { port: number | undefined };
@@ -268,6 +280,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       executions: e.MAX_CONCURRENT_EXECUTIONS,
       queueLength: e.EXECUTION_QUEUE_LENGTH,
       queueTimeoutMs: e.EXECUTION_QUEUE_TIMEOUT_MS,
+    },
+    firstAskings: {
+      units: e.FIRST_ASKING_UNITS,
+      queueLength: e.FIRST_ASKING_QUEUE_LENGTH,
+      queueTimeoutMs: e.FIRST_ASKING_QUEUE_TIMEOUT_MS,
+      remembered: e.NEO4J_PLAN_CACHE_SIZE,
+      msPerUnit: e.FIRST_ASKING_MS_PER_UNIT,
     },
     log: { level: e.LOG_LEVEL, format: e.LOG_FORMAT ?? (e.NEO4J_URI === undefined ? "pretty" : "json") },
     metrics: { port: e.METRICS_PORT },

@@ -21,6 +21,7 @@ import { Admission } from "./overload/admission.js";
 import { persistedQueryStore } from "./documents/persisted-query-store.js";
 import { connectRedis } from "./redis/connection.js";
 import { startPreplanning } from "./planning/preplan.js";
+import { FirstAskings } from "./overload/first-askings.js";
 
 export interface ServiceOptions {
   /** More SDL next to `typeDefs/`: tests add a field that sleeps, to have a request in flight. */
@@ -81,6 +82,8 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
     `Concurrency: ${perKey} requests per key at once; ${executions} executions per instance, then a queue of ${queueLength} waiting up to ${queueTimeoutMs} ms.`,
   );
   const remembered = persistedQueryStore(redis, log);
+  // Statements Neo4j has not planned take turns (issue 32); pre-planning tells it what is planned.
+  const firstAskings = new FirstAskings(config.firstAskings);
   const { app, stop } = await createApp({
     schema,
     authenticator: new Authenticator(keys, config.auth.cacheTtlMs),
@@ -90,7 +93,12 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
       runnerFor: (metadata) =>
         queryRunner(
           driver,
-          { database, timeoutMs: config.neo4j.queryTimeoutMs, observe: metrics.observeNeo4jTransaction },
+          {
+            database,
+            timeoutMs: config.neo4j.queryTimeoutMs,
+            observe: metrics.observeNeo4jTransaction,
+            firstAskings,
+          },
           metadata,
         ),
     },
@@ -133,6 +141,7 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
       recentPersisted: (limit) => remembered.recent(limit),
     },
     settings: config.preplan,
+    firstAskings,
     log,
     count: metrics.countPreplanned,
   });

@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { Admission } from "../src/overload/admission.js";
+import { FirstAskings } from "../src/overload/first-askings.js";
 import { buildTestSchema, startService, type RunningService, type WireResponse } from "./support/service.js";
 import { TROUBLE_TYPEDEFS } from "./support/trouble-typedefs.js";
 import { testDriver } from "./support/test-neo4j.js";
@@ -128,5 +129,58 @@ describe("concurrency and overload (contract §12)", () => {
     expect(await gone).to.equal("aborted");
     await until(admission, { executing: 0, queued: 0 });
     expect((await slow(0)).status).to.equal(200);
+  });
+
+  // Issue 32: a statement Neo4j has not planned waits for planning room (src/overload/first-askings.ts).
+  describe("first askings", () => {
+    const ask = (query: string) =>
+      current().request("/api/v1/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${current().key}` },
+        body: JSON.stringify({ query }),
+      });
+
+    it("refuses a new statement with 503 and Retry-After: 1 while the planning room is taken, and serves a planned one", async () => {
+      const firstAskings = new FirstAskings({
+        units: 1,
+        queueLength: 0,
+        queueTimeoutMs: 250,
+        remembered: 100,
+        msPerUnit: 1_000,
+      });
+      service = await startService(undefined, { schema, firstAskings });
+      const planned = "{ topics(limit: 3) { id name } }";
+      expect((await ask(planned)).status).to.equal(200);
+      // Another statement being planned holds the room.
+      const held = await firstAskings.admit("CYPHER 5 RETURN 'being planned'");
+      expect((await ask(planned)).status, "a statement Neo4j has planned passes").to.equal(200);
+      const started = performance.now();
+      expectRefusal(
+        await ask("{ topics(limit: 3) { id decisions(limit: 2) { id } } }"),
+        503,
+        "service_unavailable",
+        /^This instance is planning as many new queries as it can at once and could not start planning this one within 250 ms\. Try again in 1 s\.$/,
+      );
+      expect(performance.now() - started).to.be.below(1_000);
+      held();
+      expect((await ask("{ topics(limit: 3) { id decisions(limit: 2) { id } } }")).status).to.equal(200);
+    });
+
+    it("lets a new statement wait for planning room within its queue's timeout", async () => {
+      const firstAskings = new FirstAskings({
+        units: 1,
+        queueLength: 4,
+        queueTimeoutMs: 1_000,
+        remembered: 100,
+        msPerUnit: 1_000,
+      });
+      service = await startService(undefined, { schema, firstAskings });
+      const held = await firstAskings.admit("CYPHER 5 RETURN 'being planned'");
+      const waiting = ask("{ people(limit: 2) { id name } }");
+      while (firstAskings.load.queued === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      held();
+      expect((await waiting).status).to.equal(200);
+      expect(firstAskings.load).to.deep.equal({ units: 0, queued: 0 });
+    });
   });
 });

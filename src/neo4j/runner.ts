@@ -1,6 +1,8 @@
 import neo4j, { type Driver, type QueryResult } from "neo4j-driver";
 import { combineQueries, type CombinedQuery, type CypherQuery } from "./combine.js";
 import { answerWithin, DEADLINE_MARGIN_MS } from "./deadline.js";
+import { PlanningRefused, type FirstAskings } from "../overload/first-askings.js";
+import { planningRefusal } from "../overload/stage.js";
 
 type Observe = (seconds: number, outcome: "success" | "failure") => void;
 
@@ -15,6 +17,8 @@ export interface RunnerSettings {
   timeoutMs: number;
   /** Times each query (the Neo4j part of a request). */
   observe: Observe;
+  /** Room for Neo4j to plan statements it has not seen (issue 32); absent, new texts are sent at once. */
+  firstAskings?: FirstAskings;
 }
 
 /** A root field's query waiting for the end of the event loop's turn. */
@@ -80,6 +84,10 @@ export function queryRunner(
 /** Runs one query as an auto-commit transaction, timed, within its deadline. */
 function autoCommit(driver: Driver, settings: RunnerSettings, metadata: Record<string, string>) {
   return async ({ text, parameters }: CypherQuery): Promise<QueryResult> => {
+    const waited = performance.now();
+    const planning = await planningRoom(text, settings.firstAskings);
+    // Waiting for planning room counts against the query timeout: the request ends within its deadline.
+    const timeout = Math.max(1, Math.round(settings.timeoutMs - (performance.now() - waited)));
     const session = driver.session({
       database: settings.database,
       defaultAccessMode: neo4j.session.READ,
@@ -91,21 +99,46 @@ function autoCommit(driver: Driver, settings: RunnerSettings, metadata: Record<s
     try {
       const result = await answerWithin(
         session.run(text, parameters, {
-          timeout: settings.timeoutMs,
+          timeout,
           metadata: { ...metadata, type: "user-transpiled" },
         }),
-        settings.timeoutMs + DEADLINE_MARGIN_MS,
+        timeout + DEADLINE_MARGIN_MS,
         () => {
           deadline.passed = true;
         },
       );
+      settings.firstAskings?.notePlanned(text);
       outcome = "success";
       return result;
     } finally {
+      planning();
       settings.observe((performance.now() - started) / 1000, outcome);
       // An abandoned session may wait on its connection for as long as Neo4j stays silent.
       if (deadline.passed) session.close().catch(() => undefined);
       else await session.close();
     }
+  };
+}
+
+/**
+ * Planning room for a statement Neo4j has not planned (issue 32): it waits for its turn, or is
+ * refused with 503 (contract §12), so new statements do not pile up inside Neo4j, which plans on
+ * the CPU every query needs. The room is held for the statement's estimated planning time, or
+ * until it is answered if that is sooner; a statement Neo4j has planned passes at once. Gives back
+ * what frees the room.
+ */
+async function planningRoom(text: string, firstAskings: FirstAskings | undefined): Promise<() => void> {
+  if (firstAskings === undefined || firstAskings.isPlanned(text)) return () => undefined;
+  let release;
+  try {
+    release = await firstAskings.admit(text);
+  } catch (error) {
+    throw error instanceof PlanningRefused ? planningRefusal(error) : error;
+  }
+  const planned = setTimeout(release, firstAskings.estimateMs(text));
+  planned.unref();
+  return () => {
+    clearTimeout(planned);
+    release();
   };
 }

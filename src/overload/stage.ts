@@ -1,5 +1,6 @@
 import { ApiError } from "../errors/catalogue.js";
 import { AdmissionRefused, type Admission } from "./admission.js";
+import type { PlanningRefused } from "./first-askings.js";
 
 /** What the admission stage reads from a request. */
 export interface AdmissionContext {
@@ -33,6 +34,18 @@ export function admissionStage(admission: Admission) {
     if (responseDone.aborted) release();
     else responseDone.addEventListener("abort", release, { once: true });
   };
+}
+
+/**
+ * A new statement refused planning room (first-askings.ts): `503 service_unavailable` with
+ * `Retry-After`, like a full execution queue (contract §12).
+ */
+export function planningRefusal({ queueTimeoutMs }: PlanningRefused): ApiError {
+  return new ApiError(
+    "service_unavailable",
+    `This instance is planning as many new queries as it can at once and could not start planning this one within ${String(queueTimeoutMs)} ms. Try again in ${String(RETRY_AFTER_BUSY_SECONDS)} s.`,
+    { "Retry-After": String(RETRY_AFTER_BUSY_SECONDS) },
+  );
 }
 
 function refusal({ busy }: AdmissionRefused, admission: Admission): ApiError {

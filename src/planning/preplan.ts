@@ -24,7 +24,8 @@ import type { PreplanSettings } from "../config.js";
 import { translateDocument } from "../graphql/translate.js";
 import { queriesSent, type CypherQuery } from "../neo4j/combine.js";
 import { answerWithin } from "../neo4j/deadline.js";
-import { isNeo4jReachable } from "../neo4j/reachable.js";
+import type { FirstAskings } from "../overload/first-askings.js";
+import { readPlanEpoch } from "./plan-epoch.js";
 
 /** Where the documents the service expects come from, most wanted first. */
 export interface KnownDocuments {
@@ -38,6 +39,8 @@ export interface PreplanDependencies {
   database: string;
   documents: KnownDocuments;
   settings: PreplanSettings;
+  /** Told each text Neo4j planned, and to forget them all when its plan caches start empty. */
+  firstAskings?: Pick<FirstAskings, "notePlanned" | "forgetAll">;
   log: (line: string) => void;
   /** Counts each document's outcome. */
   count: (outcome: PreplanOutcome) => void;
@@ -165,6 +168,7 @@ export async function preplanRound(deps: PreplanDependencies): Promise<Record<Pr
           }),
           settings.budgetMs,
         );
+        deps.firstAskings?.notePlanned(query.text);
       }
       note("planned");
     } catch {
@@ -186,8 +190,11 @@ export interface Preplanning {
 }
 
 /**
- * Runs a round now, and another each time Neo4j answers again after it did not (checked every
- * `checkIntervalMs`). Rounds never overlap and never fail the service.
+ * Runs a round now, and another each time Neo4j's plan caches start empty: it restarted, or its
+ * indexes changed ({@link readPlanEpoch}, read every `checkIntervalMs`; an outage that ends with the
+ * same server changes nothing). The first askings forget what Neo4j had planned at that moment.
+ * Rounds never overlap and never fail the service; with `maxDocuments` 0 there are none, and the
+ * epoch is still watched for the first askings.
  */
 export function startPreplanning(deps: PreplanDependencies): Preplanning {
   let running: Promise<void> = Promise.resolve();
@@ -196,9 +203,8 @@ export function startPreplanning(deps: PreplanDependencies): Preplanning {
     await current;
     if (running !== current) await idle();
   };
-  if (deps.settings.maxDocuments === 0) return { stop: () => undefined, idle };
-  let reachable = true;
   const round = () => {
+    if (deps.settings.maxDocuments === 0) return;
     running = running
       .then(() => preplanRound(deps))
       .then(
@@ -208,13 +214,25 @@ export function startPreplanning(deps: PreplanDependencies): Preplanning {
         },
       );
   };
-  round();
-  const timer = setInterval(() => {
-    void isNeo4jReachable(deps.driver, deps.database, deps.settings.checkIntervalMs).then((now) => {
-      if (now && !reachable) round();
-      reachable = now;
+  if (deps.settings.maxDocuments === 0 && deps.firstAskings === undefined)
+    return { stop: () => undefined, idle };
+  let epoch: string | undefined;
+  const watch = () =>
+    readPlanEpoch(deps.driver, deps.database, deps.settings.checkIntervalMs).then((now) => {
+      // Silent: whatever happens meanwhile shows as a new epoch once it answers.
+      if (now === undefined || now === epoch) return;
+      const changed = epoch !== undefined;
+      epoch = now;
+      if (!changed) return;
+      deps.firstAskings?.forgetAll();
+      deps.log(
+        "Neo4j's plan caches start empty (it restarted, or its indexes changed): planning the known documents again.",
+      );
+      round();
     });
-  }, deps.settings.checkIntervalMs);
+  round();
+  void watch();
+  const timer = setInterval(() => void watch(), deps.settings.checkIntervalMs);
   timer.unref();
   return {
     stop: () => {

@@ -5,6 +5,7 @@ import type { Driver } from "neo4j-driver";
 import { createApp, GRAPHQL_PATHS } from "../../src/app.js";
 import { boundedDriver } from "../../src/neo4j/deadline.js";
 import { queryRunner } from "../../src/neo4j/runner.js";
+import { FirstAskings } from "../../src/overload/first-askings.js";
 import { createMetrics } from "../../src/ops/metrics.js";
 import { isNeo4jReachable } from "../../src/neo4j/reachable.js";
 import type { Readiness } from "../../src/ops/health.js";
@@ -58,6 +59,8 @@ export interface ServiceOptions {
   logRequest?: (entry: RequestLogEntry) => void;
   /** Default: caps no test reaches but the ones about them. */
   admission?: Admission;
+  /** Default: the service's own settings (`FIRST_ASKING_*`), so every new statement is planned first as in production. */
+  firstAskings?: FirstAskings;
   /** Default: none (contract §11). */
   corsOrigins?: readonly string[];
   /** Default: documents remembered in the suite's Redis. */
@@ -127,6 +130,7 @@ export async function startService(
   options: ServiceOptions = {},
 ): Promise<RunningService> {
   const redisStatus = options.redisStatus ?? (() => sharedCounters?.redisStatus() ?? "not configured");
+  const firstAskings = options.firstAskings ?? new FirstAskings(loadConfig({}).firstAskings);
   const schema =
     options.schema ?? (await buildTestSchema(boundedDriver(driver, options.queryTimeoutMs ?? 10_000)));
   const metrics = createMetrics({
@@ -149,6 +153,7 @@ export async function startService(
             database: testDatabase,
             timeoutMs: options.queryTimeoutMs ?? 10_000,
             observe: metrics.observeNeo4jTransaction,
+            firstAskings,
           },
           metadata,
         ),

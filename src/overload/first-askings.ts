@@ -1,0 +1,147 @@
+// First askings admitted like work (issue 32, contract §12). Neo4j plans a Cypher text it has not
+// seen before it reads a row, on the CPU every other query needs, in time that grows with the
+// text's subqueries (docs/performance.md). Eight callers sending new shapes at once would queue
+// behind each other inside Neo4j until their deadlines passed; here a new text waits for planning
+// room instead, in a short queue, and past it is refused at once with 503 and Retry-After, while
+// texts Neo4j has planned (a mirror of its plan cache) pass without waiting.
+import { LRUCache } from "lru-cache";
+
+export interface FirstAskingSettings {
+  /**
+   * Planning units (a text's subqueries, plus one) of new texts this instance has Neo4j plan at
+   * once; a text of more units than this takes all of them.
+   */
+  units: number;
+  /** New texts that may wait for planning room; past that, refused at once. */
+  queueLength: number;
+  /** How long a new text may wait before it is refused. */
+  queueTimeoutMs: number;
+  /** Texts remembered as planned: Neo4j's plan cache holds this many per database. */
+  remembered: number;
+  /**
+   * What planning one unit takes, estimated (the bench's fit: about 20 ms per subquery on Java 25):
+   * a new text holds its room for its estimate, or until its query ends if that is sooner.
+   */
+  msPerUnit: number;
+}
+
+/** A new text that could not get planning room in time (503 `service_unavailable`). */
+export class PlanningRefused extends Error {
+  override name = "PlanningRefused";
+  constructor(readonly queueTimeoutMs: number) {
+    super("no planning room for a new statement");
+  }
+}
+
+/** Gives back the planning room a new text held; safe to call more than once. */
+export type PlanningRelease = () => void;
+
+/** The planning units of a Cypher text: its subqueries (`CALL {`, `COLLECT {`, `COUNT {`, `EXISTS {`) and the query itself. */
+export function planningUnits(text: string): number {
+  return 1 + (text.match(/\bCALL\s*(?:\([^)]*\)\s*)?\{|\b(?:COLLECT|COUNT|EXISTS)\s*\{/g)?.length ?? 0);
+}
+
+interface Waiter {
+  units: number;
+  grant: () => void;
+  refuse: () => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * The texts Neo4j has planned, as far as this instance knows (those it answered since the plan
+ * caches were last emptied), and the room new texts take while Neo4j plans them. A known text is
+ * admitted at once; a new one when its units fit beside the new texts in flight, else it waits
+ * (first come, first served) up to the queue's timeout. Every operation costs O(texts waiting),
+ * which the queue's length bounds.
+ */
+export class FirstAskings {
+  private readonly planned: LRUCache<string, true>;
+  private inFlight = 0;
+  private readonly queue: Waiter[] = [];
+
+  constructor(readonly settings: FirstAskingSettings) {
+    this.planned = new LRUCache({ max: settings.remembered });
+  }
+
+  /** Whether Neo4j has planned `text` since its plan caches were last emptied, as far as this instance knows. */
+  isPlanned(text: string): boolean {
+    return this.planned.has(text);
+  }
+
+  /** Notes a text Neo4j has planned (pre-planning's `EXPLAIN`, or an answered query). */
+  notePlanned(text: string): void {
+    this.planned.set(text, true);
+  }
+
+  /** Forgets every text: Neo4j restarted, or its indexes changed, and its plan caches start empty. */
+  forgetAll(): void {
+    this.planned.clear();
+  }
+
+  /** New texts in flight (their units) and waiting: for metrics and tests. */
+  get load(): { units: number; queued: number } {
+    return { units: this.inFlight, queued: this.queue.length };
+  }
+
+  /** How long a text's planning is estimated to take: its units at {@link FirstAskingSettings.msPerUnit}. */
+  estimateMs(text: string): number {
+    return Math.min(planningUnits(text), this.settings.units) * this.settings.msPerUnit;
+  }
+
+  /**
+   * Resolves once `text` may be sent: at once when Neo4j has planned it, else when planning room
+   * is free. Rejects with {@link PlanningRefused} when the queue is full or the wait is over, or
+   * `cancel` aborted (the caller is gone).
+   */
+  admit(text: string, cancel?: AbortSignal): Promise<PlanningRelease> {
+    if (this.planned.has(text)) return Promise.resolve(() => undefined);
+    const units = Math.min(planningUnits(text), this.settings.units);
+    if (this.queue.length === 0 && this.inFlight + units <= this.settings.units)
+      return Promise.resolve(this.start(units));
+    if (this.queue.length >= this.settings.queueLength || cancel?.aborted === true)
+      return Promise.reject(new PlanningRefused(this.settings.queueTimeoutMs));
+    return new Promise<PlanningRelease>((resolve, reject) => {
+      const waiter: Waiter = {
+        units,
+        grant: () => {
+          clearTimeout(waiter.timer);
+          cancel?.removeEventListener("abort", waiter.refuse);
+          resolve(this.start(units));
+        },
+        refuse: () => {
+          clearTimeout(waiter.timer);
+          cancel?.removeEventListener("abort", waiter.refuse);
+          this.queue.splice(this.queue.indexOf(waiter), 1);
+          reject(new PlanningRefused(this.settings.queueTimeoutMs));
+          this.next();
+        },
+        timer: setTimeout(() => {
+          waiter.refuse();
+        }, this.settings.queueTimeoutMs),
+      };
+      this.queue.push(waiter);
+      cancel?.addEventListener("abort", waiter.refuse, { once: true });
+    });
+  }
+
+  private start(units: number): PlanningRelease {
+    this.inFlight += units;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.inFlight -= units;
+      this.next();
+    };
+  }
+
+  /** Grants the waiters at the head of the queue whose units fit, in order. */
+  private next(): void {
+    for (let head = this.queue[0]; head !== undefined; head = this.queue[0]) {
+      if (this.inFlight + head.units > this.settings.units) return;
+      this.queue.shift();
+      head.grant();
+    }
+  }
+}

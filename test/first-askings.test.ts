@@ -1,0 +1,101 @@
+import { expect } from "chai";
+import { FirstAskings, planningUnits, PlanningRefused } from "../src/overload/first-askings.js";
+
+/** A text of `subqueries` subqueries: `units` of planning room, one more than its subqueries. */
+const text = (name: string, subqueries = 0) =>
+  `CYPHER 5 MATCH (${name}) RETURN ${Array.from({ length: subqueries }, () => "COLLECT { RETURN 1 }").join(", ") || "1"}`;
+
+const settings = { units: 4, queueLength: 2, queueTimeoutMs: 200, remembered: 10, msPerUnit: 20 };
+
+describe("first askings admitted like work (issue 32, contract §12)", () => {
+  it("counts a text's planning units: its subqueries and the query itself", () => {
+    expect(planningUnits("MATCH (n) RETURN n")).to.equal(1);
+    expect(
+      planningUnits("CALL { MATCH (t) RETURN t } RETURN COLLECT { MATCH (d) RETURN d }, COUNT { (x) }"),
+    ).to.equal(4);
+    expect(planningUnits("CALL (a, b) { RETURN 1 AS x } RETURN EXISTS { MATCH (n) }")).to.equal(3);
+    // Its estimated planning: its units (at most the room's) at the estimate per unit.
+    expect(new FirstAskings(settings).estimateMs(text("a", 2))).to.equal(60);
+    expect(new FirstAskings(settings).estimateMs(text("a", 30))).to.equal(80);
+  });
+
+  it("admits a new text when its units fit, and a text Neo4j has planned at once, whatever is in flight", async () => {
+    const gate = new FirstAskings(settings);
+    const big = await gate.admit(text("a", 3));
+    expect(gate.load).to.deep.equal({ units: 4, queued: 0 });
+    expect(gate.isPlanned(text("a", 3))).to.equal(false);
+    big();
+    gate.notePlanned(text("a", 3));
+    expect(gate.isPlanned(text("a", 3))).to.equal(true);
+    const blocker = await gate.admit(text("b", 3));
+    // Planned before: no wait, no room taken.
+    const again = await gate.admit(text("a", 3));
+    expect(gate.load).to.deep.equal({ units: 4, queued: 0 });
+    again();
+    blocker();
+    expect(gate.isPlanned(text("b", 3))).to.equal(false);
+    expect(gate.load).to.deep.equal({ units: 0, queued: 0 });
+  });
+
+  it("queues new texts first come, first served, and grants them as room frees", async () => {
+    const gate = new FirstAskings(settings);
+    const first = await gate.admit(text("a", 2));
+    const order: string[] = [];
+    const second = gate.admit(text("b", 1)).then((release) => {
+      order.push("b");
+      return release;
+    });
+    const third = gate.admit(text("c")).then((release) => {
+      order.push("c");
+      return release;
+    });
+    expect(gate.load).to.deep.equal({ units: 3, queued: 2 });
+    first();
+    (await second)();
+    (await third)();
+    expect(order).to.deep.equal(["b", "c"]);
+    expect(gate.load).to.deep.equal({ units: 0, queued: 0 });
+  });
+
+  it("refuses a new text at once when the queue is full, and after the queue's timeout", async () => {
+    const gate = new FirstAskings(settings);
+    const held = await gate.admit(text("a", 10));
+    const waiting = [gate.admit(text("b")), gate.admit(text("c"))];
+    await gate.admit(text("d")).then(
+      () => expect.fail("admitted past a full queue"),
+      (error: unknown) => expect(error).to.be.instanceOf(PlanningRefused),
+    );
+    const started = performance.now();
+    for (const wait of waiting)
+      await wait.then(
+        () => expect.fail("admitted while the room was held"),
+        (error: unknown) => expect(error).to.be.instanceOf(PlanningRefused),
+      );
+    expect(performance.now() - started).to.be.within(150, 1_000);
+    expect(gate.load).to.deep.equal({ units: 4, queued: 0 });
+    held();
+    expect(gate.load).to.deep.equal({ units: 0, queued: 0 });
+  });
+
+  it("forgets every text when Neo4j's plan caches start empty, and remembers at most its plan cache", () => {
+    const gate = new FirstAskings({ ...settings, remembered: 2 });
+    for (const name of ["a", "b", "c"]) gate.notePlanned(text(name));
+    expect(["a", "b", "c"].map((name) => gate.isPlanned(text(name)))).to.deep.equal([false, true, true]);
+    gate.forgetAll();
+    expect(gate.isPlanned(text("c"))).to.equal(false);
+  });
+
+  it("leaves the queue when the caller is gone", async () => {
+    const gate = new FirstAskings(settings);
+    const held = await gate.admit(text("a", 10));
+    const gone = new AbortController();
+    const waiting = gate.admit(text("b"), gone.signal);
+    gone.abort();
+    await waiting.then(
+      () => expect.fail("admitted"),
+      (error: unknown) => expect(error).to.be.instanceOf(PlanningRefused),
+    );
+    expect(gate.load.queued).to.equal(0);
+    held();
+  });
+});
