@@ -1,7 +1,8 @@
 // The translation cache: for a document the service has seen, a root field's Cypher is reused
-// instead of translated again. The Neo4j GraphQL Library translates every request from scratch
-// (the largest share of the service's CPU time per request after I/O); for one document the
-// Cypher text is the same each time, and only the parameters follow the variables.
+// instead of written again. A root field's resolver writes its query for every request (the
+// product's root fields: src/cypher/compile.ts; a field of the library's own: its translation);
+// for one document the Cypher text is the same each time, and only the parameters follow the
+// variables. "The library" below is that resolver, whichever writes the query.
 import { isDeepStrictEqual } from "node:util";
 import type { TranslationCacheMode } from "../config.js";
 import { LRUCache } from "lru-cache";
