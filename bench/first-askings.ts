@@ -1,0 +1,150 @@
+// `npm run bench:first-askings -- --size 10k [--shapes 3000] [--concurrency 8] [--seed 32]`: issue 32's
+// burst of new questions. `--concurrency` callers send `--shapes` distinct documents (the cold
+// bench's generator, bench/cold-shapes.ts), each once, after Neo4j's plan caches were cleared, so
+// nearly every request asks Neo4j to plan a new statement. Prints how many were answered with
+// what status, the latencies, and whether every request was answered within its deadline (the
+// query timeout plus the runner's margin); a 5xx other than overload shedding (503 with
+// Retry-After) is a failure. Writes bench/results/first-askings-<size>.json.
+import { writeFile } from "node:fs/promises";
+import { Agent, request } from "node:http";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import fc from "fast-check";
+import { loadConfig } from "../src/config.js";
+import { DEADLINE_MARGIN_MS } from "../src/neo4j/deadline.js";
+import { projectRoot } from "../src/project-root.js";
+import { documentArbitrary } from "./cold-shapes.js";
+import { log, openBenchGraph, parseSize, PRODUCT_ARGS, productEnv, startChild } from "./harness.js";
+import { median } from "./load.js";
+import { measuredCommit } from "./report.js";
+
+const { values } = parseArgs({
+  options: {
+    size: { type: "string", default: "10k" },
+    shapes: { type: "string", default: "3000" },
+    concurrency: { type: "string", default: "8" },
+    seed: { type: "string", default: "32" },
+  },
+});
+const size = parseSize(values.size);
+const SHAPES = Number(values.shapes);
+const CONCURRENCY = Number(values.concurrency);
+const SEED = Number(values.seed);
+
+interface Answer {
+  ms: number;
+  status: number;
+  retryAfter?: string;
+  errors: boolean;
+}
+
+const graph = await openBenchGraph(size);
+const env = await productEnv(graph);
+const product = await startChild("kg-graphql", PRODUCT_ARGS, env);
+try {
+  const column = async (cypher: string) =>
+    (await graph.driver.executeQuery(cypher)).records.map((record) => String(record.get(0)));
+  const subjects = {
+    topicIds: await column(
+      "MATCH (t:Topic)<-[:ABOUT]-(:Decision) WITH DISTINCT t ORDER BY t.id LIMIT 50 RETURN t.id",
+    ),
+    ownerIds: await column(
+      "MATCH (p:Person)-[:OWNS]->(:Feature) WITH DISTINCT p ORDER BY p.id LIMIT 50 RETURN p.id",
+    ),
+    teams: await column("MATCH (f:Feature) WHERE f.team IS NOT NULL RETURN DISTINCT f.team LIMIT 20"),
+  };
+  const documents = [
+    ...new Set(fc.sample(documentArbitrary(subjects), { seed: SEED, numRuns: SHAPES * 2 })),
+  ].slice(0, SHAPES);
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const ask = (query: string) =>
+    new Promise<Answer>((resolve, reject) => {
+      const started = performance.now();
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port: product.port,
+          path: "/api/v1/graphql",
+          method: "POST",
+          agent,
+          headers: { "content-type": "application/json", authorization: `Bearer ${graph.key}` },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () => {
+            const retryAfter = res.headers["retry-after"];
+            resolve({
+              ms: performance.now() - started,
+              status: res.statusCode ?? 0,
+              ...(typeof retryAfter === "string" && { retryAfter }),
+              errors: Buffer.concat(chunks).toString("utf8").includes('"errors"'),
+            });
+          });
+        },
+      );
+      req.on("error", reject);
+      req.end(JSON.stringify({ query }));
+    });
+  for (let i = 0; i < 20; i++) await ask("{ topics(limit: 1) { id } }");
+  await graph.driver.executeQuery("CALL db.clearQueryCaches()");
+
+  log(`${String(documents.length)} distinct documents, ${String(CONCURRENCY)} callers, plan caches cleared`);
+  const answers: Answer[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let i = next++; i < documents.length; i = next++) answers.push(await ask(documents[i] ?? ""));
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+
+  const deadlineMs = loadConfig(env).neo4j.queryTimeoutMs + DEADLINE_MARGIN_MS;
+  const statuses: Record<string, number> = {};
+  for (const answer of answers) statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+  const shed = answers.filter((answer) => answer.status === 503 && answer.retryAfter !== undefined).length;
+  const otherServerErrors = answers.filter(
+    (answer) => answer.status >= 500 && !(answer.status === 503 && answer.retryAfter !== undefined),
+  ).length;
+  const times = answers.map((answer) => answer.ms).sort((a, b) => a - b);
+  const at = (p: number) =>
+    times[Math.min(times.length - 1, Math.ceil((times.length * p) / 100) - 1)] ?? Number.NaN;
+  const late = answers.filter((answer) => answer.ms > deadlineMs).length;
+  const results = {
+    size,
+    command: `npm run bench:first-askings -- --size ${size} --shapes ${String(SHAPES)} --concurrency ${String(CONCURRENCY)} --seed ${String(SEED)}`,
+    measuredAt: new Date().toISOString(),
+    commit: measuredCommit(),
+    neo4j: graph.neo4jVersion,
+    java: graph.javaMajor,
+    documents: documents.length,
+    seconds: Math.round(seconds * 10) / 10,
+    statuses,
+    shedWithRetryAfter: shed,
+    otherServerErrors,
+    answersWithFieldErrors: answers.filter((answer) => answer.status === 200 && answer.errors).length,
+    latencyMs: { p50: median(times), p90: at(90), p99: at(99), max: times.at(-1) ?? Number.NaN },
+    deadlineMs,
+    pastDeadline: late,
+  };
+  log(
+    `${String(answers.length)} answered in ${results.seconds.toFixed(1)} s: ${Object.entries(statuses)
+      .map(([status, count]) => `${String(count)} × ${status}`)
+      .join(", ")} (${String(shed)} shed with Retry-After)`,
+  );
+  log(
+    `latency p50 ${results.latencyMs.p50.toFixed(0)} ms, p90 ${results.latencyMs.p90.toFixed(0)}, p99 ${results.latencyMs.p99.toFixed(0)}, max ${results.latencyMs.max.toFixed(0)}; deadline ${String(deadlineMs)} ms`,
+  );
+  log(`${late === 0 ? "PASS" : "FAIL"} every request answered within its deadline (${String(late)} late)`);
+  log(
+    `${otherServerErrors === 0 ? "PASS" : "FAIL"} 5xx only as overload shedding (${String(otherServerErrors)} others)`,
+  );
+  const file = join(projectRoot, "bench", "results", `first-askings-${size}.json`);
+  await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
+  log(`Wrote ${file}`);
+} finally {
+  product.process.kill("SIGTERM");
+  await graph.close();
+}
