@@ -44,12 +44,10 @@ export interface RootStatement {
 
 const ELEMENTS: ReadonlySet<string> = new Set(ELEMENT_TYPES);
 
-/** The state of one compilation: the schema's types, the parameters so far, the next field's number. */
+/** The state of one compilation: the parameters so far, the next nested field's number. */
 class Compilation {
   readonly parameters: Record<string, unknown> = {};
   private next = 1;
-
-  constructor(readonly schema: GraphQLSchema) {}
 
   /** A number of its own for a nested field, which names its variables and parameters apart. */
   field(): number {
@@ -82,12 +80,6 @@ class Compilation {
       ? statement
       : renameParameters(statement, (name) => (names.has(name) ? prefix + name : name));
   }
-
-  objectType(name: string): GraphQLObjectType {
-    const type = this.schema.getType(name);
-    if (!isObjectType(type)) throw new Error(`No object type ${name}`);
-    return type;
-  }
 }
 
 /** Cypher's name for a map key: any response key, quoted. */
@@ -102,7 +94,7 @@ export function compileRootField(
   selection: Selection,
   root: RootStatement,
 ): CompiledQuery {
-  const compilation = new Compilation(schema);
+  const compilation = new Compilation();
   const queryType = schema.getQueryType();
   const field = queryType?.getFields()[selection.name];
   if (field === undefined) throw new Error(`No root field ${selection.name}`);
