@@ -11,7 +11,6 @@
 // figures against issue 22's targets and writes bench/results/cold-<size>.json. `--cypher-only`
 // prints the Cypher lengths of the same shapes (with stand-in ids) without a database.
 import { writeFile } from "node:fs/promises";
-import { Agent, request } from "node:http";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -23,7 +22,16 @@ import { projectRoot } from "../src/project-root.js";
 import { DEFAULT_NEO4J_VERSION } from "../src/config.js";
 import { documentArbitrary, rootFieldNesting, type ShapeSubjects } from "./cold-shapes.js";
 import { lineFit, plannerFloor, subqueryCount } from "./planning-cost.js";
-import { log, openBenchGraph, parseSize, PRODUCT_ARGS, productEnv, startChild } from "./harness.js";
+import {
+  log,
+  openBenchGraph,
+  parseSize,
+  PRODUCT_ARGS,
+  productAsker,
+  productEnv,
+  shapeSubjects,
+  startChild,
+} from "./harness.js";
 import { median } from "./load.js";
 import { measuredCommit } from "./report.js";
 
@@ -139,52 +147,14 @@ async function main(): Promise<void> {
   const graph = await openBenchGraph(size);
   const product = await startChild("kg-graphql", PRODUCT_ARGS, await productEnv(graph));
   try {
-    const column = async (cypher: string) =>
-      (await graph.driver.executeQuery(cypher)).records.map((record) => String(record.get(0)));
-    const subjects = {
-      topicIds: await column(
-        "MATCH (t:Topic)<-[:ABOUT]-(:Decision) WITH DISTINCT t ORDER BY t.id LIMIT 50 RETURN t.id",
-      ),
-      ownerIds: await column(
-        "MATCH (p:Person)-[:OWNS]->(:Feature) WITH DISTINCT p ORDER BY p.id LIMIT 50 RETURN p.id",
-      ),
-      teams: await column("MATCH (f:Feature) WHERE f.team IS NOT NULL RETURN DISTINCT f.team LIMIT 20"),
-    };
+    const subjects = await shapeSubjects(graph.driver);
 
     const { warmUp, shapes } = await generateShapes(subjects);
     log(
       `${String(shapes.length)} distinct query shapes (seed ${String(SEED)}), after ${String(warmUp.length)} others`,
     );
 
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const ask = (query: string) =>
-      new Promise<{ ms: number; status: number; body: string }>((resolve, reject) => {
-        const body = JSON.stringify({ query });
-        const started = performance.now();
-        const req = request(
-          {
-            host: "127.0.0.1",
-            port: product.port,
-            path: "/api/v1/graphql",
-            method: "POST",
-            agent,
-            headers: { "content-type": "application/json", authorization: `Bearer ${graph.key}` },
-          },
-          (res) => {
-            const chunks: Buffer[] = [];
-            res.on("data", (chunk: Buffer) => chunks.push(chunk));
-            res.on("end", () => {
-              resolve({
-                ms: performance.now() - started,
-                status: res.statusCode ?? 0,
-                body: Buffer.concat(chunks).toString("utf8"),
-              });
-            });
-          },
-        );
-        req.on("error", reject);
-        req.end(body);
-      });
+    const { ask, close } = productAsker(product.port, graph.key);
     const clearPlans = () => graph.driver.executeQuery("CALL db.clearQueryCaches()");
     // The service's and Neo4j's warm-up (connections, JIT-compiled planner) before anything is measured.
     for (let i = 0; i < 20; i++) await ask("{ topics(limit: 1) { id } }");
@@ -327,7 +297,7 @@ async function main(): Promise<void> {
     const file = join(projectRoot, "bench", "results", `cold-${size}${arm}.json`);
     await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
     log(`Wrote ${file}`);
-    agent.destroy();
+    close();
   } finally {
     product.process.kill("SIGTERM");
     await graph.close();

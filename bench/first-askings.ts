@@ -6,7 +6,6 @@
 // query timeout plus the runner's margin); a 5xx other than overload shedding (503 with
 // Retry-After) is a failure. Writes bench/results/first-askings-<size>.json.
 import { writeFile } from "node:fs/promises";
-import { Agent, request } from "node:http";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import fc from "fast-check";
@@ -14,7 +13,17 @@ import { loadConfig } from "../src/config.js";
 import { DEADLINE_MARGIN_MS } from "../src/neo4j/deadline.js";
 import { projectRoot } from "../src/project-root.js";
 import { documentArbitrary } from "./cold-shapes.js";
-import { log, openBenchGraph, parseSize, PRODUCT_ARGS, productEnv, startChild } from "./harness.js";
+import {
+  log,
+  openBenchGraph,
+  parseSize,
+  PRODUCT_ARGS,
+  productAsker,
+  productEnv,
+  shapeSubjects,
+  startChild,
+  type ProductAnswer,
+} from "./harness.js";
 import { median } from "./load.js";
 import { measuredCommit } from "./report.js";
 
@@ -31,66 +40,20 @@ const SHAPES = Number(values.shapes);
 const CONCURRENCY = Number(values.concurrency);
 const SEED = Number(values.seed);
 
-interface Answer {
-  ms: number;
-  status: number;
-  retryAfter?: string;
-  errors: boolean;
-}
-
 const graph = await openBenchGraph(size);
 const env = await productEnv(graph);
 const product = await startChild("kg-graphql", PRODUCT_ARGS, env);
 try {
-  const column = async (cypher: string) =>
-    (await graph.driver.executeQuery(cypher)).records.map((record) => String(record.get(0)));
-  const subjects = {
-    topicIds: await column(
-      "MATCH (t:Topic)<-[:ABOUT]-(:Decision) WITH DISTINCT t ORDER BY t.id LIMIT 50 RETURN t.id",
-    ),
-    ownerIds: await column(
-      "MATCH (p:Person)-[:OWNS]->(:Feature) WITH DISTINCT p ORDER BY p.id LIMIT 50 RETURN p.id",
-    ),
-    teams: await column("MATCH (f:Feature) WHERE f.team IS NOT NULL RETURN DISTINCT f.team LIMIT 20"),
-  };
+  const subjects = await shapeSubjects(graph.driver);
   const documents = [
     ...new Set(fc.sample(documentArbitrary(subjects), { seed: SEED, numRuns: SHAPES * 2 })),
   ].slice(0, SHAPES);
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const ask = (query: string) =>
-    new Promise<Answer>((resolve, reject) => {
-      const started = performance.now();
-      const req = request(
-        {
-          host: "127.0.0.1",
-          port: product.port,
-          path: "/api/v1/graphql",
-          method: "POST",
-          agent,
-          headers: { "content-type": "application/json", authorization: `Bearer ${graph.key}` },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (chunk: Buffer) => chunks.push(chunk));
-          res.on("end", () => {
-            const retryAfter = res.headers["retry-after"];
-            resolve({
-              ms: performance.now() - started,
-              status: res.statusCode ?? 0,
-              ...(typeof retryAfter === "string" && { retryAfter }),
-              errors: Buffer.concat(chunks).toString("utf8").includes('"errors"'),
-            });
-          });
-        },
-      );
-      req.on("error", reject);
-      req.end(JSON.stringify({ query }));
-    });
+  const { ask, close } = productAsker(product.port, graph.key, CONCURRENCY);
   for (let i = 0; i < 20; i++) await ask("{ topics(limit: 1) { id } }");
   await graph.driver.executeQuery("CALL db.clearQueryCaches()");
 
   log(`${String(documents.length)} distinct documents, ${String(CONCURRENCY)} callers, plan caches cleared`);
-  const answers: Answer[] = [];
+  const answers: ProductAnswer[] = [];
   let next = 0;
   const started = performance.now();
   await Promise.all(
@@ -99,7 +62,7 @@ try {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  agent.destroy();
+  close();
 
   const deadlineMs = loadConfig(env).neo4j.queryTimeoutMs + DEADLINE_MARGIN_MS;
   const statuses: Record<string, number> = {};
@@ -124,7 +87,9 @@ try {
     statuses,
     shedWithRetryAfter: shed,
     otherServerErrors,
-    answersWithFieldErrors: answers.filter((answer) => answer.status === 200 && answer.errors).length,
+    answersWithFieldErrors: answers.filter(
+      (answer) => answer.status === 200 && answer.body.includes('"errors"'),
+    ).length,
     latencyMs: { p50: median(times), p90: at(90), p99: at(99), max: times.at(-1) ?? Number.NaN },
     deadlineMs,
     pastDeadline: late,

@@ -1,6 +1,7 @@
 // What the benchmark commands share: a local Neo4j per size holding the demo graph, the subjects
 // the questions ask about, an API key, and child processes that report the port they listen on.
 import { spawn } from "node:child_process";
+import { Agent, request } from "node:http";
 import { open, readFile } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -14,6 +15,7 @@ import { startLocalNeo4j, stopLocalNeo4j } from "../src/local-neo4j/server.js";
 import { projectRoot } from "../src/project-root.js";
 import { listeningPort } from "./contenders/listening.js";
 import type { BenchSubjects } from "./questions.js";
+import type { ShapeSubjects } from "./cold-shapes.js";
 
 /** One instance per size, so that switching sizes does not reload a million decisions. */
 export const BENCH_SIZES = {
@@ -174,4 +176,70 @@ export async function startChild(name: string, args: string[], env: NodeJS.Proce
       throw new Error(`${name} exited with ${String(exited)}; its output is in ${file}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** One answer of the product over HTTP: its time, status, `Retry-After` and body. */
+export interface ProductAnswer {
+  ms: number;
+  status: number;
+  retryAfter?: string;
+  body: string;
+}
+
+/**
+ * Sends documents to the product on `port` with `key`, over at most `sockets` keep-alive
+ * connections, each answer timed from the request to its last byte. `close` ends the connections.
+ */
+export function productAsker(port: number, key: string, sockets = 1) {
+  const agent = new Agent({ keepAlive: true, maxSockets: sockets });
+  const ask = (query: string) =>
+    new Promise<ProductAnswer>((resolve, reject) => {
+      const started = performance.now();
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port,
+          path: "/api/v1/graphql",
+          method: "POST",
+          agent,
+          headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () => {
+            const retryAfter = res.headers["retry-after"];
+            resolve({
+              ms: performance.now() - started,
+              status: res.statusCode ?? 0,
+              ...(typeof retryAfter === "string" && { retryAfter }),
+              body: Buffer.concat(chunks).toString("utf8"),
+            });
+          });
+        },
+      );
+      req.on("error", reject);
+      req.end(JSON.stringify({ query }));
+    });
+  return {
+    ask,
+    close: () => {
+      agent.destroy();
+    },
+  };
+}
+
+/** The ids and teams the generated shapes ask about (bench/cold-shapes.ts): nodes with links to read. */
+export async function shapeSubjects(driver: Driver): Promise<ShapeSubjects> {
+  const column = async (cypher: string) =>
+    (await driver.executeQuery(cypher)).records.map((record) => String(record.get(0)));
+  return {
+    topicIds: await column(
+      "MATCH (t:Topic)<-[:ABOUT]-(:Decision) WITH DISTINCT t ORDER BY t.id LIMIT 50 RETURN t.id",
+    ),
+    ownerIds: await column(
+      "MATCH (p:Person)-[:OWNS]->(:Feature) WITH DISTINCT p ORDER BY p.id LIMIT 50 RETURN p.id",
+    ),
+    teams: await column("MATCH (f:Feature) WHERE f.team IS NOT NULL RETURN DISTINCT f.team LIMIT 20"),
+  };
 }

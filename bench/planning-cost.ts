@@ -3,12 +3,11 @@
 // and src/cypher/ write is one), a straight-line fit of the first asking's time over them, and the
 // planner's floor on this machine measured with synthetic statements of N sibling subqueries.
 import type { Driver } from "neo4j-driver";
+import { planningUnits } from "../src/overload/first-askings.js";
 import { median } from "./load.js";
 
-/** The subqueries a statement opens: `CALL (…) {`, `CALL {`, and `COLLECT`/`COUNT`/`EXISTS` `{`. */
-export function subqueryCount(cypher: string): number {
-  return cypher.match(/\bCALL\s*(?:\([^)]*\)\s*)?\{|\b(?:COLLECT|COUNT|EXISTS)\s*\{/g)?.length ?? 0;
-}
+/** The subqueries a statement opens (`CALL {`, `COLLECT {`…): its planning units but the query itself. */
+export const subqueryCount = (cypher: string): number => planningUnits(cypher) - 1;
 
 /** Least squares `y ≈ intercept + slope · x`, with the share of y's variance it explains (r²). */
 export function lineFit(xs: readonly number[], ys: readonly number[]) {
