@@ -1,14 +1,24 @@
-// `npm run fuzz -- [--runs 10000] [--seed N]`: the suite's fuzz test alone, as long as asked.
+// `npm run fuzz -- [--runs 10000] [--seed N] [--concurrency 8] [--query-timeout-ms 10000]`: the
+// suite's fuzz test alone, as long as asked; with several callers, the same generator's requests
+// are sent as a burst of new documents.
 // A failure prints fast-check's seed and path; `--seed` replays the same requests.
 import { spawnSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import { projectRoot } from "../src/project-root.js";
 
 const { values } = parseArgs({
-  options: { runs: { type: "string", default: "10000" }, seed: { type: "string" } },
+  options: {
+    runs: { type: "string", default: "10000" },
+    seed: { type: "string" },
+    concurrency: { type: "string", default: "1" },
+    // The service's default (NEO4J_QUERY_TIMEOUT_MS); the suite's run uses 2 s to stay short.
+    "query-timeout-ms": { type: "string", default: "10000" },
+  },
 });
 const seed = values.seed ?? String(Date.now() % 2 ** 31);
-process.stdout.write(`Fuzzing ${values.runs} requests with seed ${seed}.\n`);
+process.stdout.write(
+  `Fuzzing ${values.runs} requests from ${values.concurrency} caller(s) with seed ${seed}.\n`,
+);
 const run = spawnSync(
   process.execPath,
   [
@@ -23,6 +33,16 @@ const run = spawnSync(
     "--exit",
     "test/fuzz.test.ts",
   ],
-  { cwd: projectRoot, stdio: "inherit", env: { ...process.env, FUZZ_RUNS: values.runs, FUZZ_SEED: seed } },
+  {
+    cwd: projectRoot,
+    stdio: "inherit",
+    env: {
+      ...process.env,
+      FUZZ_RUNS: values.runs,
+      FUZZ_SEED: seed,
+      FUZZ_CONCURRENCY: values.concurrency,
+      FUZZ_QUERY_TIMEOUT_MS: values["query-timeout-ms"],
+    },
+  },
 );
 process.exit(run.status ?? 1);

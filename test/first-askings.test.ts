@@ -19,6 +19,18 @@ describe("first askings admitted like work (issue 32, contract §12)", () => {
     expect(new FirstAskings(settings).estimateMs(text("a", 30))).to.equal(80);
   });
 
+  it("learns what a unit takes from the first askings answered, never estimating below the setting", () => {
+    const gate = new FirstAskings(settings);
+    // A cold or busy Neo4j: 3 units answered after 600 ms, 200 ms a unit; a quarter of the way there.
+    gate.noteAnswered(text("a", 2), 600);
+    expect(gate.estimateMs(text("b", 1))).to.equal(2 * (20 + 0.25 * (200 - 20)));
+    for (let i = 0; i < 40; i++) gate.noteAnswered(text("a", 2), 600);
+    expect(gate.estimateMs(text("b", 1))).to.be.closeTo(400, 1);
+    // Fast again: back down to the setting, and not below it.
+    for (let i = 0; i < 40; i++) gate.noteAnswered(text("a", 2), 3);
+    expect(gate.estimateMs(text("b", 1))).to.equal(40);
+  });
+
   it("admits a new text when its units fit, and a text Neo4j has planned at once, whatever is in flight", async () => {
     const gate = new FirstAskings(settings);
     const big = await gate.admit(text("a", 3));

@@ -107,11 +107,12 @@ function autoCommit(driver: Driver, settings: RunnerSettings, metadata: Record<s
           deadline.passed = true;
         },
       );
+      planning.answered(performance.now() - started);
       settings.firstAskings?.notePlanned(text);
       outcome = "success";
       return result;
     } finally {
-      planning();
+      planning.release();
       settings.observe((performance.now() - started) / 1000, outcome);
       // An abandoned session may wait on its connection for as long as Neo4j stays silent.
       if (deadline.passed) session.close().catch(() => undefined);
@@ -125,10 +126,14 @@ function autoCommit(driver: Driver, settings: RunnerSettings, metadata: Record<s
  * refused with 503 (contract §12), so new statements do not pile up inside Neo4j, which plans on
  * the CPU every query needs. The room is held for the statement's estimated planning time, or
  * until it is answered if that is sooner; a statement Neo4j has planned passes at once. Gives back
- * what frees the room.
+ * what frees the room, and what tells the estimate how long an answered first asking took.
  */
-async function planningRoom(text: string, firstAskings: FirstAskings | undefined): Promise<() => void> {
-  if (firstAskings === undefined || firstAskings.isPlanned(text)) return () => undefined;
+async function planningRoom(
+  text: string,
+  firstAskings: FirstAskings | undefined,
+): Promise<{ release: () => void; answered: (ms: number) => void }> {
+  if (firstAskings === undefined || firstAskings.isPlanned(text))
+    return { release: () => undefined, answered: () => undefined };
   let release;
   try {
     release = await firstAskings.admit(text);
@@ -137,8 +142,13 @@ async function planningRoom(text: string, firstAskings: FirstAskings | undefined
   }
   const planned = setTimeout(release, firstAskings.estimateMs(text));
   planned.unref();
-  return () => {
-    clearTimeout(planned);
-    release();
+  return {
+    release: () => {
+      clearTimeout(planned);
+      release();
+    },
+    answered: (ms) => {
+      firstAskings.noteAnswered(text, ms);
+    },
   };
 }

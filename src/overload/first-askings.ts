@@ -19,8 +19,9 @@ export interface FirstAskingSettings {
   /** Texts remembered as planned: Neo4j's plan cache holds this many per database. */
   remembered: number;
   /**
-   * What planning one unit takes, estimated (the bench's fit: about 20 ms per subquery on Java 25):
-   * a new text holds its room for its estimate, or until its query ends if that is sooner.
+   * What planning one unit takes at least (the bench's fit: about 20 ms per subquery on Java 25,
+   * warm): a new text holds its room for its estimate, or until its query ends if that is sooner.
+   * The estimate learns from the first askings answered, so a cold or busy Neo4j plans fewer at once.
    */
   msPerUnit: number;
 }
@@ -41,6 +42,9 @@ export function planningUnits(text: string): number {
   return 1 + (text.match(/\bCALL\s*(?:\([^)]*\)\s*)?\{|\b(?:COLLECT|COUNT|EXISTS)\s*\{/g)?.length ?? 0);
 }
 
+/** The weight of the latest first asking in the estimate's moving average. */
+const LEARNING_RATE = 0.25;
+
 interface Waiter {
   units: number;
   grant: () => void;
@@ -58,10 +62,13 @@ interface Waiter {
 export class FirstAskings {
   private readonly planned: LRUCache<string, true>;
   private inFlight = 0;
+  /** What a unit of a first asking took lately (a moving average), never below the setting. */
+  private learnedMsPerUnit: number;
   private readonly queue: Waiter[] = [];
 
   constructor(readonly settings: FirstAskingSettings) {
     this.planned = new LRUCache({ max: settings.remembered });
+    this.learnedMsPerUnit = settings.msPerUnit;
   }
 
   /** Whether Neo4j has planned `text` since its plan caches were last emptied, as far as this instance knows. */
@@ -84,9 +91,23 @@ export class FirstAskings {
     return { units: this.inFlight, queued: this.queue.length };
   }
 
-  /** How long a text's planning is estimated to take: its units at {@link FirstAskingSettings.msPerUnit}. */
+  /**
+   * How long a text's planning is estimated to take: its units at what a unit of the first askings
+   * answered lately took, or {@link FirstAskingSettings.msPerUnit} if that is more.
+   */
   estimateMs(text: string): number {
-    return Math.min(planningUnits(text), this.settings.units) * this.settings.msPerUnit;
+    return Math.min(planningUnits(text), this.settings.units) * this.learnedMsPerUnit;
+  }
+
+  /**
+   * Learns from a first asking of `text` answered after `ms` (planning, then running): the next
+   * estimates follow. Its run is in it too, so a slow query makes new texts wait a little longer;
+   * a text holds its room only until it is answered in any case.
+   */
+  noteAnswered(text: string, ms: number): void {
+    const perUnit = ms / Math.min(planningUnits(text), this.settings.units);
+    const averaged = this.learnedMsPerUnit + LEARNING_RATE * (perUnit - this.learnedMsPerUnit);
+    this.learnedMsPerUnit = Math.max(this.settings.msPerUnit, averaged);
   }
 
   /**
