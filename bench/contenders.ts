@@ -1,7 +1,8 @@
 // The contenders of `npm run bench`, by name: how each is started and how it is asked a question.
 // raw-driver runs in the bench process itself (bench/load.ts); the others are HTTP services.
 import type { ChildProcess } from "node:child_process";
-import { PRODUCT_ARGS, productEnv, startChild, tsxArgs, type BenchGraph } from "./harness.js";
+import type { Driver } from "neo4j-driver";
+import { log, PRODUCT_ARGS, productEnv, startChild, tsxArgs, type BenchGraph } from "./harness.js";
 import { unwrapSingular, type GraphQLRequest, type Question } from "./questions.js";
 
 /** The ratio every figure is given against. */
@@ -18,6 +19,8 @@ interface ContenderSpec {
   headers: (graph: BenchGraph) => Record<string, string>;
   /** Its answer's `data` in the contract's shape. */
   data: (body: { data?: unknown }, question: Question) => unknown;
+  /** It cannot answer without the APOC plugin (not published for Neo4j 2025 and later). */
+  needsApoc?: true;
 }
 
 const json = { "content-type": "application/json" };
@@ -58,6 +61,8 @@ export const CONTENDERS = {
     body: (q) => graphqlBody(q.stock),
     headers: () => json,
     data: (body, q) => unwrapSingular(body.data, q.stock.singular),
+    // The library as shipped writes DateTimes with `apoc.date.convertFormat`.
+    needsApoc: true,
   },
   [PRODUCT]: {
     start: async (graph) => startChild(PRODUCT, PRODUCT_ARGS, await productEnv(graph)),
@@ -86,7 +91,12 @@ export interface HttpContender {
 /** Starts every contender; each child goes into `children` as soon as it runs, for the caller to stop. */
 export async function startContenders(graph: BenchGraph, children: ChildProcess[]): Promise<HttpContender[]> {
   const started: HttpContender[] = [];
+  const apoc = await hasApoc(graph.driver);
   for (const [name, spec] of Object.entries(CONTENDERS) as [ContenderName, ContenderSpec][]) {
+    if (spec.needsApoc === true && !apoc) {
+      log(`  ${name} left out: it needs APOC, which this Neo4j does not have (LOCAL_NEO4J_VERSION=5.26.30 has it).`);
+      continue;
+    }
     const { process, port } = await spec.start(graph);
     children.push(process);
     started.push({
@@ -101,6 +111,14 @@ export async function startContenders(graph: BenchGraph, children: ChildProcess[
     });
   }
   return started;
+}
+
+/** Whether the database has the APOC functions the library as shipped calls. */
+async function hasApoc(driver: Driver): Promise<boolean> {
+  const { records } = await driver.executeQuery(
+    "SHOW FUNCTIONS YIELD name WHERE name = 'apoc.date.convertFormat' RETURN count(*) AS n",
+  );
+  return Number(records[0]?.get("n")) > 0;
 }
 
 /** Every contender's name in report order, raw-driver first. */

@@ -128,7 +128,7 @@ export async function report(run: Run): Promise<void> {
     secondsPerCell: run.secondsPerCell,
     rounds: run.rounds,
     subjects: run.subjects,
-    contenders: CONTENDER_NAMES,
+    contenders: CONTENDER_NAMES.filter((name) => rows.some((row) => row.contender === name)),
     results: rows,
     dashboardCpuMsPerRequest: run.dashboardCpu,
     service: { peakRssMb: run.peakRssMb, cpuPerRequestMs: serviceCpu },

@@ -52,7 +52,8 @@ export async function checkTargets(size: BenchSize, resultsDir: string, run: Mea
       0.8,
     );
   }
-  for (const question of asked) {
+  // Left out where the library as shipped cannot run (no APOC on Neo4j 2025 and later).
+  for (const question of asked.filter((q) => run.results[q]?.stock !== undefined)) {
     atLeast(
       `${question}: ${PRODUCT} ≥ 1.0× stock req/s at c=16`,
       rate(question, PRODUCT) / rate(question, "stock"),

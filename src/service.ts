@@ -1,27 +1,18 @@
 // The service's life: configuration → Neo4j (a local one with demo data when NEO4J_URI is unset)
-// → schema → HTTP, and on SIGTERM/SIGINT a bounded drain. Everything the service reads from its
-// environment is read here, once.
+// → Redis → the app (src/assembly.ts) → HTTP, and on SIGTERM/SIGINT a bounded drain. Everything
+// the service reads from its environment is read here, once.
 import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createApp, createMetricsApp, GRAPHQL_PATHS } from "./app.js";
+import { createMetricsApp, GRAPHQL_PATHS } from "./app.js";
+import { assembleService } from "./assembly.js";
 import { loadConfig } from "./config.js";
 import { createLogger, logRequestWith } from "./ops/logger.js";
-import { buildSchema, translationCacheCountsOf } from "./graphql/schema.js";
-import { ApiKeyStore } from "./auth/api-key-store.js";
-import { Authenticator } from "./auth/authenticate.js";
 import { createQuotaCounters } from "./quota/quota.js";
 import { applySchemaFiles } from "./neo4j/apply-cypher.js";
 import { connectNeo4j, LOCAL_INSTANCE } from "./neo4j/connect.js";
 import { explainStartupFailure } from "./neo4j/errors.js";
-import { isNeo4jReachable } from "./neo4j/reachable.js";
-import { boundedDriver, DEADLINE_MARGIN_MS } from "./neo4j/deadline.js";
-import { queryRunner } from "./neo4j/runner.js";
-import { createMetrics } from "./ops/metrics.js";
-import { Admission } from "./overload/admission.js";
 import { persistedQueryStore } from "./documents/persisted-query-store.js";
 import { connectRedis } from "./redis/connection.js";
-import { startPreplanning } from "./planning/preplan.js";
-import { FirstAskings } from "./overload/first-askings.js";
 
 export interface ServiceOptions {
   /** More SDL next to `typeDefs/`: tests add a field that sleeps, to have a request in flight. */
@@ -49,28 +40,27 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
     }
   }
 
-  const keys = new ApiKeyStore(driver, database, config.neo4j.connectionTimeoutMs + DEADLINE_MARGIN_MS);
+  const redis = config.redis === undefined ? undefined : connectRedis(config.redis);
+  const closeRedis = () => redis?.close() ?? Promise.resolve();
+  const counters = createQuotaCounters({ limits: config.quota.limits, redis }, log);
+  const { app, stop, keys, metrics, startPreplanning } = await assembleService(config, {
+    driver,
+    extraTypeDefs,
+    quota: counters.quota,
+    redisStatus: counters.redisStatus,
+    remembered: persistedQueryStore(redis, log),
+    log,
+    logError,
+    logRequest: logRequestWith(logger),
+  }).catch(async (error: unknown) => {
+    await Promise.all([driver.close(), closeRedis()]);
+    throw explainStartupFailure(error, { uri: neo4jUri, user: config.neo4j.user, database });
+  });
   let demoKey: string | undefined;
   if (local) {
     const { ensureDemoKey } = await import("./local-neo4j/demo-key.js");
     demoKey = await ensureDemoKey(keys, LOCAL_INSTANCE);
   }
-
-  const redis = config.redis === undefined ? undefined : connectRedis(config.redis);
-  const closeRedis = () => redis?.close() ?? Promise.resolve();
-  const counters = createQuotaCounters({ limits: config.quota.limits, redis }, log);
-  const schema = await buildSchema(boundedDriver(driver, config.neo4j.queryTimeoutMs), database, {
-    extraTypeDefs,
-    translationCache: config.graphql.translationCache,
-  }).catch(async (error: unknown) => {
-    await Promise.all([driver.close(), closeRedis()]);
-    throw explainStartupFailure(error, { uri: neo4jUri, user: config.neo4j.user, database });
-  });
-  const metrics = createMetrics({
-    graphqlPaths: GRAPHQL_PATHS,
-    redisStatus: counters.redisStatus,
-    translationCache: () => translationCacheCountsOf(schema),
-  });
   log(`Neo4j: ${neo4jUri}, database ${database}, user ${config.neo4j.user}; schema built.`);
   log(`Quota counters: ${counters.description}.`);
   const { requestsPerMinute, requestsPerDay, graphqlQueriesPerDay } = config.quota.limits;
@@ -81,39 +71,6 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
   log(
     `Concurrency: ${perKey} requests per key at once; ${executions} executions per instance, then a queue of ${queueLength} waiting up to ${queueTimeoutMs} ms.`,
   );
-  const remembered = persistedQueryStore(redis, log);
-  // Statements Neo4j has not planned take turns (issue 32); pre-planning tells it what is planned.
-  const firstAskings = new FirstAskings(config.firstAskings);
-  const { app, stop } = await createApp({
-    schema,
-    authenticator: new Authenticator(keys, config.auth.cacheTtlMs),
-    quota: counters.quota,
-    documents: { remembered, keys },
-    execution: {
-      runnerFor: (metadata) =>
-        queryRunner(
-          driver,
-          {
-            database,
-            timeoutMs: config.neo4j.queryTimeoutMs,
-            observe: metrics.observeNeo4jTransaction,
-            firstAskings,
-          },
-          metadata,
-        ),
-    },
-    admission: new Admission(config.admission),
-    bodyTimeoutMs: config.http.bodyTimeoutMs,
-    logError,
-    logRequest: logRequestWith(logger),
-    metrics,
-    metricsOnPublicPort: config.metrics.port === undefined,
-    corsOrigins: config.http.corsOrigins,
-    readiness: {
-      neo4j: () => isNeo4jReachable(driver, database, config.neo4j.connectionTimeoutMs),
-      redis: counters.redisStatus,
-    },
-  });
   const server = await listen(app, config.http.port, config.http.host);
   const metricsServer =
     config.metrics.port === undefined
@@ -131,20 +88,7 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
   );
   log(`Explorer: open ${base}${GRAPHQL_PATHS[0] ?? ""} in a browser and paste an API key.`);
   if (demoKey !== undefined) log(`Demo API key (local database only): ${demoKey}`);
-  // In the background, once serving: known documents never plan cold in front of a user.
-  const preplanning = startPreplanning({
-    schema,
-    driver,
-    database,
-    documents: {
-      trusted: (limit) => keys.everyTrustedDocument(limit),
-      recentPersisted: (limit) => remembered.recent(limit),
-    },
-    settings: config.preplan,
-    firstAskings,
-    log,
-    count: metrics.countPreplanned,
-  });
+  const preplanning = startPreplanning();
 
   let stopping = false;
   const shutdown = (signal: NodeJS.Signals) => {

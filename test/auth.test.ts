@@ -9,15 +9,12 @@ import { sha256Hex } from "../src/documents/document-hash.js";
 import { MemoryPersistedQueryStore } from "../src/documents/persisted-query-store.js";
 import { ApiKeyStore } from "../src/auth/api-key-store.js";
 import { Authenticator } from "../src/auth/authenticate.js";
-import { createApp, GRAPHQL_PATHS } from "../src/app.js";
-import { createMetrics } from "../src/ops/metrics.js";
+import { assembleService } from "../src/assembly.js";
+import { loadConfig } from "../src/config.js";
 import { MemoryQuotaStore } from "../src/quota/memory-store.js";
 import { Quota } from "../src/quota/quota.js";
-import { Admission } from "../src/overload/admission.js";
-import { queryRunner } from "../src/neo4j/runner.js";
 import {
   startService,
-  UNREACHED_ADMISSION,
   UNREACHED_LIMITS,
   type RunningService,
   withoutCost,
@@ -117,29 +114,16 @@ describe("API keys on the wire", () => {
       connectionTimeout: 1_000,
       maxTransactionRetryTime: 0,
     });
-    const { app, stop } = await createApp({
+    // The service's own assembly and settings, over a Neo4j that is not there.
+    const { app, stop } = await assembleService(loadConfig({ API_KEY_CACHE_TTL_MS: "0" }), {
+      driver: downDriver,
       schema: (await import("graphql")).buildSchema("type Query { x: Int }"),
-      authenticator: new Authenticator(new ApiKeyStore(downDriver, testDatabase), 0),
       quota: new Quota(UNREACHED_LIMITS, new MemoryQuotaStore()),
-      documents: {
-        remembered: new MemoryPersistedQueryStore(),
-        keys: new ApiKeyStore(downDriver, testDatabase),
-      },
-      execution: {
-        runnerFor: (metadata) =>
-          queryRunner(
-            downDriver,
-            { database: testDatabase, timeoutMs: 1_000, observe: () => undefined },
-            metadata,
-          ),
-      },
-      admission: new Admission(UNREACHED_ADMISSION),
-      bodyTimeoutMs: 10_000,
+      redisStatus: () => "not configured",
+      remembered: new MemoryPersistedQueryStore(),
+      log: () => undefined,
       logError: () => undefined,
-      readiness: { neo4j: () => Promise.resolve(false), redis: () => "not configured" },
       logRequest: () => undefined,
-      metrics: createMetrics({ graphqlPaths: GRAPHQL_PATHS, redisStatus: () => "not configured" }),
-      metricsOnPublicPort: true,
     });
     const server = app.listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));

@@ -1,6 +1,5 @@
 import { expect } from "chai";
 import { Admission } from "../src/overload/admission.js";
-import { FirstAskings } from "../src/overload/first-askings.js";
 import { buildTestSchema, startService, type RunningService, type WireResponse } from "./support/service.js";
 import { TROUBLE_TYPEDEFS } from "./support/trouble-typedefs.js";
 import { testDriver } from "./support/test-neo4j.js";
@@ -52,8 +51,16 @@ describe("concurrency and overload (contract §12)", () => {
   });
 
   it("refuses a key's request past its cap with 429 concurrency_limited and Retry-After: 1, and serves other keys", async () => {
-    const admission = new Admission({ perKey: 2, executions: 100, queueLength: 0, queueTimeoutMs: 250 });
-    service = await startService(undefined, { schema, admission });
+    service = await startService(undefined, {
+      schema,
+      env: {
+        QUOTA_CONCURRENT_REQUESTS_PER_KEY: "2",
+        MAX_CONCURRENT_EXECUTIONS: "100",
+        EXECUTION_QUEUE_LENGTH: "0",
+        EXECUTION_QUEUE_TIMEOUT_MS: "250",
+      },
+    });
+    const { admission } = service;
     const held = [slow(1_500), slow(1_500)];
     await until(admission, { executing: 2, queued: 0 });
 
@@ -70,8 +77,16 @@ describe("concurrency and overload (contract §12)", () => {
   });
 
   it("refuses at once with 503 and Retry-After when executions and queue are full; refusals before execution and probes never wait", async () => {
-    const admission = new Admission({ perKey: 8, executions: 1, queueLength: 1, queueTimeoutMs: 1_000 });
-    service = await startService(undefined, { schema, admission });
+    service = await startService(undefined, {
+      schema,
+      env: {
+        QUOTA_CONCURRENT_REQUESTS_PER_KEY: "8",
+        MAX_CONCURRENT_EXECUTIONS: "1",
+        EXECUTION_QUEUE_LENGTH: "1",
+        EXECUTION_QUEUE_TIMEOUT_MS: "1000",
+      },
+    });
+    const { admission } = service;
     const [second, third] = [await otherKey("queued"), await otherKey("third")];
     const running = slow(2_000);
     await until(admission, { executing: 1, queued: 0 });
@@ -104,8 +119,16 @@ describe("concurrency and overload (contract §12)", () => {
   });
 
   it("runs a queued request when a slot frees within its wait", async () => {
-    const admission = new Admission({ perKey: 8, executions: 1, queueLength: 1, queueTimeoutMs: 1_000 });
-    service = await startService(undefined, { schema, admission });
+    service = await startService(undefined, {
+      schema,
+      env: {
+        QUOTA_CONCURRENT_REQUESTS_PER_KEY: "8",
+        MAX_CONCURRENT_EXECUTIONS: "1",
+        EXECUTION_QUEUE_LENGTH: "1",
+        EXECUTION_QUEUE_TIMEOUT_MS: "1000",
+      },
+    });
+    const { admission } = service;
     const running = slow(300);
     await until(admission, { executing: 1, queued: 0 });
     const queued = await slow(0, await otherKey("queued"));
@@ -115,8 +138,16 @@ describe("concurrency and overload (contract §12)", () => {
   });
 
   it("gives the slot back when the caller hangs up, queued or executing", async () => {
-    const admission = new Admission({ perKey: 8, executions: 1, queueLength: 1, queueTimeoutMs: 1_000 });
-    service = await startService(undefined, { schema, admission });
+    service = await startService(undefined, {
+      schema,
+      env: {
+        QUOTA_CONCURRENT_REQUESTS_PER_KEY: "8",
+        MAX_CONCURRENT_EXECUTIONS: "1",
+        EXECUTION_QUEUE_LENGTH: "1",
+        EXECUTION_QUEUE_TIMEOUT_MS: "1000",
+      },
+    });
+    const { admission } = service;
     const hangUp = new AbortController();
     const gone = fetch(`${service.url}/api/v1/graphql`, {
       method: "POST",
@@ -141,14 +172,17 @@ describe("concurrency and overload (contract §12)", () => {
       });
 
     it("refuses a new statement with 503 and Retry-After: 1 while the planning room is taken, and serves a planned one", async () => {
-      const firstAskings = new FirstAskings({
-        units: 1,
-        queueLength: 0,
-        queueTimeoutMs: 250,
-        remembered: 100,
-        msPerUnit: 1_000,
+      service = await startService(undefined, {
+        schema,
+        env: {
+          FIRST_ASKING_UNITS: "1",
+          FIRST_ASKING_QUEUE_LENGTH: "0",
+          FIRST_ASKING_QUEUE_TIMEOUT_MS: "250",
+          NEO4J_PLAN_CACHE_SIZE: "100",
+          FIRST_ASKING_MS_PER_UNIT: "1000",
+        },
       });
-      service = await startService(undefined, { schema, firstAskings });
+      const { firstAskings } = service;
       const planned = "{ topics(limit: 3) { id name } }";
       expect((await ask(planned)).status).to.equal(200);
       // Another statement being planned holds the room.
@@ -167,14 +201,17 @@ describe("concurrency and overload (contract §12)", () => {
     });
 
     it("lets a new statement wait for planning room within its queue's timeout", async () => {
-      const firstAskings = new FirstAskings({
-        units: 1,
-        queueLength: 4,
-        queueTimeoutMs: 1_000,
-        remembered: 100,
-        msPerUnit: 1_000,
+      service = await startService(undefined, {
+        schema,
+        env: {
+          FIRST_ASKING_UNITS: "1",
+          FIRST_ASKING_QUEUE_LENGTH: "4",
+          FIRST_ASKING_QUEUE_TIMEOUT_MS: "1000",
+          NEO4J_PLAN_CACHE_SIZE: "100",
+          FIRST_ASKING_MS_PER_UNIT: "1000",
+        },
       });
-      service = await startService(undefined, { schema, firstAskings });
+      const { firstAskings } = service;
       const held = await firstAskings.admit("CYPHER 5 RETURN 'being planned'");
       const waiting = ask("{ people(limit: 2) { id name } }");
       while (firstAskings.load.queued === 0) await new Promise((resolve) => setTimeout(resolve, 10));

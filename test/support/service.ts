@@ -2,22 +2,17 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import type { GraphQLSchema } from "graphql";
 import type { Driver } from "neo4j-driver";
-import { createApp, GRAPHQL_PATHS } from "../../src/app.js";
-import { boundedDriver } from "../../src/neo4j/deadline.js";
-import { queryRunner } from "../../src/neo4j/runner.js";
-import { FirstAskings } from "../../src/overload/first-askings.js";
-import { createMetrics } from "../../src/ops/metrics.js";
-import { isNeo4jReachable } from "../../src/neo4j/reachable.js";
-import type { Readiness } from "../../src/ops/health.js";
+import type { Express } from "express";
+import { assembleService } from "../../src/assembly.js";
+import type { FirstAskings } from "../../src/overload/first-askings.js";
 import { connectRedis, type RedisConnection, type RedisStatus } from "../../src/redis/connection.js";
 import { persistedQueryStore, type PersistedQueryStore } from "../../src/documents/persisted-query-store.js";
 import type { RequestLogEntry } from "../../src/ops/request-log.js";
-import { ApiKeyStore } from "../../src/auth/api-key-store.js";
-import { Authenticator } from "../../src/auth/authenticate.js";
-import { buildSchema, translationCacheCountsOf } from "../../src/graphql/schema.js";
-import { loadConfig } from "../../src/config.js";
+import type { ApiKeyStore } from "../../src/auth/api-key-store.js";
+import { buildSchema } from "../../src/graphql/schema.js";
+import { loadConfig, SETTINGS, type Config } from "../../src/config.js";
 import { createQuotaCounters, type Quota, type QuotaCounters } from "../../src/quota/quota.js";
-import { Admission, type AdmissionSettings } from "../../src/overload/admission.js";
+import type { Admission } from "../../src/overload/admission.js";
 import { countingDriver } from "./counting-driver.js";
 import { loadFixtures } from "./fixtures.js";
 import { testDatabase, testDriver } from "./test-neo4j.js";
@@ -35,6 +30,12 @@ export interface RunningService {
   /** POSTs a GraphQL request to the endpoint; resolves with status, headers and parsed body. */
   graphql(query: string, variables?: Record<string, unknown>, path?: string): Promise<WireResponse>;
   request(path: string, init?: RequestInit, options?: { authenticated?: boolean }): Promise<WireResponse>;
+  /** What the app was assembled with, and the app itself (test/stages.test.ts compares them with the service's). */
+  config: Config;
+  app: Express;
+  /** Contract §12's caps and the planning room of new statements, as the app uses them. */
+  admission: Admission;
+  firstAskings: FirstAskings;
   close(): Promise<void>;
 }
 
@@ -46,7 +47,9 @@ export interface WireResponse {
 
 /** Starts the real app on an ephemeral port against the suite's Neo4j, with a fresh read key. */
 export interface ServiceOptions {
-  /** Default: the product's schema over `driver`. */
+  /** Settings as an operator sets them (the service's environment variables), over {@link SUITE_ENV}. */
+  env?: Settings;
+  /** Default: the product's schema over `driver`, with the suite's translation cache. */
   schema?: GraphQLSchema;
   keyCacheTtlMs?: number;
   /** Default: Redis counters with allowances no test reaches, so only quota tests meet a 429. */
@@ -54,13 +57,7 @@ export interface ServiceOptions {
   queryTimeoutMs?: number;
   bodyTimeoutMs?: number;
   logError?: (line: string) => void;
-  /** Default: Neo4j through `driver`, Redis as the shared counters see it. */
-  readiness?: Readiness;
   logRequest?: (entry: RequestLogEntry) => void;
-  /** Default: caps no test reaches but the ones about them. */
-  admission?: Admission;
-  /** Default: the service's own settings (`FIRST_ASKING_*`), so every new statement is planned first as in production. */
-  firstAskings?: FirstAskings;
   /** Default: none (contract §11). */
   corsOrigins?: readonly string[];
   /** Default: documents remembered in the suite's Redis. */
@@ -69,13 +66,27 @@ export interface ServiceOptions {
   redisStatus?: () => RedisStatus;
 }
 
+/** Settings by their environment variables' names: a name the service does not read fails to compile. */
+type Settings = Partial<Record<(typeof SETTINGS)[number], string>>;
+
 /**
- * The translation cache the suite runs with: `verify` (every reuse checked against a fresh
- * translation) unless `TRANSLATION_CACHE` says otherwise; `npm test` runs the suite again with it off.
+ * What the suite sets apart from the service's defaults, each for a reason; every other setting is
+ * the service's own (test/stages.test.ts holds this list to what the tests' app differs in).
  */
-export const testTranslationCache = loadConfig({
+export const SUITE_ENV: Readonly<Settings> = {
+  // Caps far above what any one test sends at once: only the tests about them meet a 429 or 503.
+  QUOTA_CONCURRENT_REQUESTS_PER_KEY: "1000",
+  MAX_CONCURRENT_EXECUTIONS: "1000",
+  EXECUTION_QUEUE_LENGTH: "0",
+  // Tests count the queries a request sends: no pre-planning round runs beside them (the epoch is
+  // still watched); test/preplanning.test.ts runs rounds itself.
+  PREPLAN_MAX_DOCUMENTS: "0",
+  // Every reuse of a translation checked against a fresh one (`npm test` runs the suite again with it off).
   TRANSLATION_CACHE: process.env.TRANSLATION_CACHE ?? "verify",
-}).graphql.translationCache;
+};
+
+/** The translation cache the suite runs with ({@link SUITE_ENV}). */
+export const testTranslationCache = loadConfig(SUITE_ENV).graphql.translationCache;
 
 /** The product's schema (plus `extraTypeDefs`) over `driver`, with the suite's translation cache. */
 export function buildTestSchema(
@@ -87,14 +98,6 @@ export function buildTestSchema(
 
 /** Allowances far above what any one test sends. */
 export const UNREACHED_LIMITS = { requestsPerMinute: 1e6, requestsPerDay: 1e6, graphqlQueriesPerDay: 1e6 };
-
-/** Caps far above what any one test sends at once. */
-export const UNREACHED_ADMISSION: AdmissionSettings = {
-  perKey: 1_000,
-  executions: 1_000,
-  queueLength: 0,
-  queueTimeoutMs: 250,
-};
 
 let sharedCounters: QuotaCounters | undefined;
 let sharedRedis: RedisConnection | undefined;
@@ -129,47 +132,30 @@ export async function startService(
   driver: Driver = testDriver(),
   options: ServiceOptions = {},
 ): Promise<RunningService> {
-  const redisStatus = options.redisStatus ?? (() => sharedCounters?.redisStatus() ?? "not configured");
-  const firstAskings = options.firstAskings ?? new FirstAskings(loadConfig({}).firstAskings);
-  const schema =
-    options.schema ?? (await buildTestSchema(boundedDriver(driver, options.queryTimeoutMs ?? 10_000)));
-  const metrics = createMetrics({
-    graphqlPaths: GRAPHQL_PATHS,
-    redisStatus,
-    translationCache: () => translationCacheCountsOf(schema),
+  const config = loadConfig({
+    ...SUITE_ENV,
+    NEO4J_DATABASE: testDatabase,
+    ...(options.queryTimeoutMs !== undefined && { NEO4J_QUERY_TIMEOUT_MS: String(options.queryTimeoutMs) }),
+    ...(options.bodyTimeoutMs !== undefined && { REQUEST_BODY_TIMEOUT_MS: String(options.bodyTimeoutMs) }),
+    ...(options.keyCacheTtlMs !== undefined && { API_KEY_CACHE_TTL_MS: String(options.keyCacheTtlMs) }),
+    ...(options.corsOrigins !== undefined && { CORS_ORIGINS: options.corsOrigins.join(",") }),
+    ...options.env,
   });
-  const keys = new ApiKeyStore(testDriver(), testDatabase);
-  const { key, record } = await keys.create("test suite", ["read"]);
-  const { app, stop } = await createApp({
-    schema,
-    authenticator: new Authenticator(keys, options.keyCacheTtlMs ?? 60_000),
+  const assembled = await assembleService(config, {
+    driver,
+    // Keys apart from the queries a counting driver counts.
+    keysDriver: testDriver(),
+    ...(options.schema !== undefined && { schema: options.schema }),
     quota: options.quota ?? defaultQuota(),
-    documents: { remembered: options.remembered ?? sharedRemembered(), keys },
-    execution: {
-      runnerFor: (metadata) =>
-        queryRunner(
-          driver,
-          {
-            database: testDatabase,
-            timeoutMs: options.queryTimeoutMs ?? 10_000,
-            observe: metrics.observeNeo4jTransaction,
-            firstAskings,
-          },
-          metadata,
-        ),
-    },
-    admission: options.admission ?? new Admission(UNREACHED_ADMISSION),
-    bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
+    redisStatus: options.redisStatus ?? (() => sharedCounters?.redisStatus() ?? "not configured"),
+    remembered: options.remembered ?? sharedRemembered(),
+    log: () => undefined,
     logError: options.logError ?? (() => undefined),
     logRequest: options.logRequest ?? (() => undefined),
-    readiness: options.readiness ?? {
-      neo4j: () => isNeo4jReachable(driver, testDatabase, 2_000),
-      redis: redisStatus,
-    },
-    metrics,
-    metricsOnPublicPort: true,
-    ...(options.corsOrigins && { corsOrigins: options.corsOrigins }),
   });
+  const { app, stop, keys } = assembled;
+  const preplanning = assembled.startPreplanning();
+  const { key, record } = await keys.create("test suite", ["read"]);
   const server: Server = await new Promise((resolve) => {
     const listener = app.listen(0, "127.0.0.1", () => {
       resolve(listener);
@@ -203,7 +189,12 @@ export async function startService(
         headers: { "content-type": "application/json" },
         body: JSON.stringify(variables === undefined ? { query } : { query, variables }),
       }),
+    config,
+    app,
+    admission: assembled.admission,
+    firstAskings: assembled.firstAskings,
     async close() {
+      preplanning.stop();
       await new Promise((resolve) => server.close(resolve));
       await stop();
     },
