@@ -5,6 +5,7 @@ import type { Authenticator } from "./auth/authenticate.js";
 import { requireApiKey } from "./auth/middleware.js";
 import { createGraphQLServer, requestContext, type ExecutionSettings } from "./graphql/server.js";
 import { validateDocument } from "./graphql/validation-stage.js";
+import { ParsedDocuments } from "./graphql/parsed-documents.js";
 import { errorHandler, notFound, onlyPost } from "./http/errors.js";
 import "./http/locals.js";
 import { explorerRoutes } from "./explorer/explorer.js";
@@ -84,7 +85,9 @@ export async function createApp({
   metricsOnPublicPort,
   corsOrigins = [],
 }: AppDependencies): Promise<App> {
-  const graphql = createGraphQLServer(schema, admission, logError);
+  // Parsed once by the validation stage, read by Apollo and every stage after it.
+  const parsed = new ParsedDocuments();
+  const graphql = createGraphQLServer(schema, admission, logError, parsed.apolloStore);
   await graphql.start();
 
   const app = express();
@@ -111,7 +114,7 @@ export async function createApp({
     parseGraphQLBody,
     resolvePersistedDocument(documents),
     checkQueryText,
-    validateDocument(schema),
+    validateDocument(schema, parsed),
     ignoreUnsatisfiableAccept,
     expressMiddleware(graphql, {
       context: ({ res }) =>

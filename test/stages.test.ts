@@ -4,12 +4,14 @@
 import { expect } from "chai";
 import { getOperationAST, parse, type GraphQLSchema } from "graphql";
 import { Neo4jError } from "neo4j-driver";
-import { ApiError } from "../src/errors/catalogue.js";
+import type { Request, Response } from "express";
+import { ApiError, DocumentRefused } from "../src/errors/catalogue.js";
 import { estimateCost } from "../src/graphql/cost.js";
 import { findArgumentViolations } from "../src/graphql/argument-checks.js";
 import { bracketSyntaxError, excessBracketNesting, MAX_BRACKET_NESTING } from "../src/graphql/query-shape.js";
 import { library, readTypeDefs } from "../src/graphql/schema.js";
-import { validationErrors } from "../src/graphql/validation-stage.js";
+import { validateDocument, validationErrors } from "../src/graphql/validation-stage.js";
+import { ParsedDocuments } from "../src/graphql/parsed-documents.js";
 import { failureResponse } from "../src/http/failure.js";
 import { checkQueryLength, parseRequestBody } from "../src/http/request-body.js";
 import { documentReference } from "../src/documents/document-reference.js";
@@ -120,6 +122,37 @@ describe("the validation stage's pure parts", () => {
     ];
     return "{ " + names.slice(0, levels - 1).join(" { ") + " { id" + " }".repeat(levels - 1) + " }";
   };
+
+  it("parses a document once: the stage remembers it by its SHA-256, and Apollo's document store reads that one", async () => {
+    const documents = new ParsedDocuments();
+    const stage = validateDocument(schema, documents);
+    const run = (query: string) =>
+      new Promise<unknown>((resolve) => {
+        stage({ body: { query } } as Request, {} as Response, resolve);
+      });
+    const query = "{ topics(limit: 2) { id } }";
+    expect(await run(query)).to.equal(undefined);
+    const outcome = documents.get(sha256Hex(query));
+    expect(outcome !== undefined && "document" in outcome).to.equal(true);
+    expect(await run(query)).to.equal(undefined);
+    expect(documents.get(sha256Hex(query)), "the same object, not parsed again").to.equal(outcome);
+    // Apollo asks under its own prefix (the schema's hash) and gets that object.
+    const document = outcome !== undefined && "document" in outcome ? outcome.document : undefined;
+    expect(await documents.apolloStore.get(`abc123:${sha256Hex(query)}`)).to.equal(document);
+    // A document that does not parse is refused here, in graphql-js's words, and remembered too.
+    const refusal = await run("{ topics(limit: 2) { id }");
+    expect(refusal).to.be.instanceOf(DocumentRefused);
+    expect((refusal as DocumentRefused).refusals).to.deep.equal([
+      {
+        code: "parse_error",
+        message: "Syntax Error: Expected Name, found <EOF>.",
+        locations: [{ line: 1, column: 26 }],
+      },
+    ]);
+    expect(await documents.apolloStore.get(`abc123:${sha256Hex("{ topics(limit: 2) { id }")}`)).to.equal(
+      undefined,
+    );
+  });
 
   it("scans brackets without recursion: 64 levels pass, 65 are reported with their count", () => {
     const list = (depth: number) => `{ topics(limit: ${"[".repeat(depth)}1${"]".repeat(depth)}) { id } }`;

@@ -5,6 +5,7 @@ import type { GraphQLSchema } from "graphql";
 import type { Transaction } from "neo4j-driver";
 import type { QueryRunner } from "../neo4j/runner.js";
 import { contractErrorsPlugin } from "./contract-errors.js";
+import type { ParsedDocuments } from "./parsed-documents.js";
 import { checkCost, costExtensionPlugin, type CostContext } from "./cost.js";
 import { requestReportPlugin, type RequestReport } from "../ops/request-log.js";
 import { checkArguments } from "./argument-checks.js";
@@ -27,9 +28,12 @@ export function createGraphQLServer(
   schema: GraphQLSchema,
   admission: Admission,
   logError: (line: string) => void,
+  /** Where Apollo finds each request's document, parsed and validated by the validation stage. */
+  documentStore: ParsedDocuments["apolloStore"],
 ): ApolloServer<RequestContext> {
   return new ApolloServer<RequestContext>({
     schema,
+    documentStore,
     introspection: true,
     // Stacks name files and lines of the server: never in a response (contract §3).
     includeStacktraceInErrorResponses: false,

@@ -1,5 +1,4 @@
 import type { RequestHandler } from "express";
-import { LRUCache } from "lru-cache";
 import {
   GraphQLError,
   OverlappingFieldsCanBeMergedRule,
@@ -13,6 +12,8 @@ import { DocumentRefused, isErrorCode, type Refusal } from "../errors/catalogue.
 import type { GraphQLRequest } from "../http/request-body.js";
 import { KnownOperationTypeRule } from "./known-operation-type.js";
 import { count, LIMITS } from "../contract.js";
+import { sha256Hex } from "../documents/document-hash.js";
+import type { DocumentOutcome, ParsedDocuments } from "./parsed-documents.js";
 import {
   bracketSyntaxError,
   excessBracketNesting,
@@ -30,9 +31,6 @@ const FIRST_PASS = [
   KnownOperationTypeRule,
 ];
 
-/** Remembered validation outcomes: at most this many documents, and this many characters of them. */
-const REMEMBERED = { documents: 1_000, characters: 2_000_000 };
-
 /**
  * Validation errors of `document`, each with its contract code, in time linear in the document:
  * field merging, which compares every pair of fields with one response name (fragments inlined),
@@ -46,46 +44,45 @@ export function validationErrors(schema: GraphQLSchema, document: DocumentNode):
 /**
  * The validation stage, just before Apollo (whose own validation is off): refuses brackets nested
  * deeper than any document within the limits (graphql-js's recursive parser would overflow its
- * stack; `parse_error` when they never close, `query_too_deep` when they do), parses the query and validates it ({@link validationErrors}). A refusal carries every
- * error with its own code and location (contract §3). A document that does not parse goes on to
- * Apollo, which answers `parse_error` in graphql-js's words.
+ * stack; `parse_error` when they never close, `query_too_deep` when they do), parses the query
+ * (`parse_error` in graphql-js's words when it does not parse) and validates it
+ * ({@link validationErrors}). A refusal carries every error with its own code and location
+ * (contract §3). The parsed document is remembered by its text's SHA-256 in `documents`, where
+ * Apollo and every later stage read it: a document is parsed once.
  */
-export function validateDocument(schema: GraphQLSchema): RequestHandler {
-  // What each recent document came to: dashboards send the same few documents again and again,
-  // and a document's validity depends on its text alone (variables are checked later).
-  const outcomes = new LRUCache<string, { refusal: DocumentRefused | undefined }>({
-    max: REMEMBERED.documents,
-    maxSize: REMEMBERED.characters,
-    sizeCalculation: (_outcome, query) => Math.max(1, query.length),
-  });
+export function validateDocument(schema: GraphQLSchema, documents: ParsedDocuments): RequestHandler {
   return (req, _res, next) => {
     const { query } = req.body as GraphQLRequest;
-    const known = outcomes.get(query);
-    if (known !== undefined) {
-      next(known.refusal);
-      return;
+    const hash = sha256Hex(query);
+    let outcome = documents.get(hash);
+    if (outcome === undefined) {
+      outcome = outcomeOf(query);
+      documents.remember(hash, outcome, query.length);
     }
-    const outcome = outcomeOf(query);
-    if (outcome !== "unparsed") outcomes.set(query, { refusal: outcome });
-    next(outcome === "unparsed" ? undefined : outcome);
+    next("refusal" in outcome ? outcome.refusal : undefined);
   };
 
-  /** The refusal of `query`, `undefined` when it is valid, or "unparsed" for Apollo to answer. */
-  function outcomeOf(query: string): DocumentRefused | undefined | "unparsed" {
+  /** The parsed and valid document of `query`, or its refusal. */
+  function outcomeOf(query: string): DocumentOutcome {
     const nesting = excessBracketNesting(query);
     if (nesting !== undefined) {
       // Too deep for the recursive parser; one that could never parse is still a parse error.
       const syntax = bracketSyntaxError(query);
-      if (syntax !== undefined) return new DocumentRefused([{ code: "parse_error", ...syntax }]);
+      if (syntax !== undefined) return { refusal: new DocumentRefused([{ code: "parse_error", ...syntax }]) };
       const message = `Query nests brackets ${count(nesting)} levels deep; the maximum is ${MAX_BRACKET_NESTING} (and ${LIMITS.depth} levels of fields).`;
-      return new DocumentRefused([{ code: "query_too_deep", message }]);
+      return { refusal: new DocumentRefused([{ code: "query_too_deep", message }]) };
     }
     let document;
     try {
       document = parse(query);
     } catch (error) {
-      if (error instanceof GraphQLError) return "unparsed";
-      throw error;
+      if (!(error instanceof GraphQLError)) throw error;
+      const { message, locations } = error;
+      return {
+        refusal: new DocumentRefused([
+          { code: "parse_error", message, ...(locations !== undefined && { locations }) },
+        ]),
+      };
     }
     const refusals = validationErrors(schema, document).map((error): Refusal => ({
       code: isErrorCode(error.extensions.code) ? error.extensions.code : "validation_failed",
@@ -93,6 +90,6 @@ export function validateDocument(schema: GraphQLSchema): RequestHandler {
       ...(error.locations !== undefined && { locations: error.locations }),
     }));
     const [first, ...more] = refusals;
-    return first === undefined ? undefined : new DocumentRefused([first, ...more]);
+    return first === undefined ? { document } : { refusal: new DocumentRefused([first, ...more]) };
   }
 }
