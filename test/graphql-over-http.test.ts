@@ -4,7 +4,7 @@ import { startService, type RunningService } from "./support/service.js";
 
 /**
  * The SHOULD and MAY audits the service does not pass, each because of a contract rule; the
- * README's "GraphQL over HTTP" section lists the same, with the rule.
+ * "GraphQL over HTTP" section of docs/queries.md lists the same, with the rule.
  */
 const DOCUMENTED_DEVIATIONS: Record<string, string> = {
   // Contract §2: POST only; another method is 405.
@@ -64,7 +64,7 @@ describe("GraphQL over HTTP (graphql-http's server audits, with a valid key)", (
     expect(failed.map((result) => `${result.id} ${result.name}`)).to.deep.equal([]);
   });
 
-  it("deviates from exactly the SHOULD and MAY audits the README lists, each for a contract rule", () => {
+  it("deviates from exactly the SHOULD and MAY audits docs/queries.md lists, each for a contract rule", () => {
     const deviations = results.filter((result) => result.status !== "ok").map((result) => result.id);
     expect(deviations).to.have.members(Object.keys(DOCUMENTED_DEVIATIONS));
   });

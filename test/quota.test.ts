@@ -11,7 +11,7 @@ import { startService, testRedisUrl, type RunningService } from "./support/servi
 const QUERY = "{ topics(limit: 1) { id } }";
 const POLICY = '"minute";q=100;w=60, "day";q=10000;w=86400, "graphql-day";q=5000;w=86400';
 
-/** The Redis key of a key's counter for one window at `now` (the README's layout). */
+/** The Redis key of a key's counter for one window at `now` (the layout of docs/keys-and-quotas.md). */
 function counter(keyId: string, name: QuotaWindow["name"], now: number): string {
   const window = quotaWindows(DEFAULTS.quotas, now).find((candidate) => candidate.name === name);
   if (window === undefined) throw new Error(`no ${name} window`);

@@ -283,7 +283,7 @@ describe("root fields on the fixture graph", () => {
 
   describe("features", () => {
     // Neo4j orders stored string properties by code point (U+E000 before U+1F600); only strings
-    // computed in the query compare by UTF-16 code units. See the README's graph-model notes.
+    // computed in the query compare by UTF-16 code units. See docs/graph-model.md.
     it("orders by name in Neo4j's ORDER BY order for stored strings, then id", async () => {
       expect(await ids(service, "{ features { id } }")).to.deep.equal(["f1", "f2", "f3", "f4", "f5"]);
     });
