@@ -47,7 +47,11 @@ describe("one assembly: the tests' app is the service's (issue 33)", () => {
       .filter(([path, value]) => production.get(path) !== value)
       .map(([path]) => path);
     // Each is in SUITE_ENV with its reason; the translation cache differs when the suite verifies it.
-    expect(differing).to.include.members(["admission.perKey", "admission.executions", "admission.queueLength"]);
+    expect(differing).to.include.members([
+      "admission.perKey",
+      "admission.executions",
+      "admission.queueLength",
+    ]);
     expect(
       differing.filter(
         (path) =>

@@ -13,12 +13,7 @@ import { assembleService } from "../src/assembly.js";
 import { loadConfig } from "../src/config.js";
 import { MemoryQuotaStore } from "../src/quota/memory-store.js";
 import { Quota } from "../src/quota/quota.js";
-import {
-  startService,
-  UNREACHED_LIMITS,
-  type RunningService,
-  withoutCost,
-} from "./support/service.js";
+import { startService, UNREACHED_LIMITS, type RunningService, withoutCost } from "./support/service.js";
 import { testDatabase, testDriver, testPassword, testBoltUri } from "./support/test-neo4j.js";
 
 const run = promisify(execFile);
