@@ -94,7 +94,9 @@ export async function startContenders(graph: BenchGraph, children: ChildProcess[
   const apoc = await hasApoc(graph.driver);
   for (const [name, spec] of Object.entries(CONTENDERS) as [ContenderName, ContenderSpec][]) {
     if (spec.needsApoc === true && !apoc) {
-      log(`  ${name} left out: it needs APOC, which this Neo4j does not have (LOCAL_NEO4J_VERSION=5.26.30 has it).`);
+      log(
+        `  ${name} left out: it needs APOC, which this Neo4j does not have (LOCAL_NEO4J_VERSION=5.26.30 has it).`,
+      );
       continue;
     }
     const { process, port } = await spec.start(graph);

@@ -63,7 +63,11 @@ export async function assembleService(config: Config, parts: ServiceParts): Prom
       translationCache: config.graphql.translationCache,
     }));
   // A key lookup waits for Neo4j no longer than a connection may take, then fails as unavailable.
-  const keys = new ApiKeyStore(parts.keysDriver ?? driver, database, connectionTimeoutMs + DEADLINE_MARGIN_MS);
+  const keys = new ApiKeyStore(
+    parts.keysDriver ?? driver,
+    database,
+    connectionTimeoutMs + DEADLINE_MARGIN_MS,
+  );
   const metrics = createMetrics({
     graphqlPaths: GRAPHQL_PATHS,
     redisStatus,
