@@ -56,11 +56,13 @@ describe("layering of src/", () => {
     expect(cycles).to.deep.equal([]);
   });
 
-  it("has the service at the top: nothing imports main, only main the service, only the service the app", () => {
+  it("has the service at the top: nothing imports main, only main the service, only the service the assembly, only those two the app", () => {
     for (const [unit, edges] of graph) {
       expect(edges.has("main"), `${unit} imports main`).to.equal(false);
       if (unit !== "main") expect(edges.has("service"), `${unit} imports service`).to.equal(false);
-      if (unit !== "service") expect(edges.has("app"), `${unit} imports app`).to.equal(false);
+      if (unit !== "service") expect(edges.has("assembly"), `${unit} imports assembly`).to.equal(false);
+      if (unit !== "service" && unit !== "assembly")
+        expect(edges.has("app"), `${unit} imports app`).to.equal(false);
     }
   });
 });
