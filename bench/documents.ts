@@ -7,6 +7,7 @@ import { getOperationAST, parse, specifiedRules, validate, type GraphQLSchema } 
 import { KnownOperationTypeRule } from "../src/graphql/known-operation-type.js";
 import { estimateCost } from "../src/graphql/cost.js";
 import { findArgumentViolations } from "../src/graphql/argument-checks.js";
+import { planOperation } from "../src/graphql/operation-plan.js";
 import { excessBracketNesting, queryShapeRules } from "../src/graphql/query-shape.js";
 import { validationErrors } from "../src/graphql/validation-stage.js";
 import { library, readTypeDefs } from "../src/graphql/schema.js";
@@ -130,11 +131,11 @@ function preExecution(schema: GraphQLSchema, body: Body, onePass = false): numbe
   if (errors.length === 0) {
     const operation = getOperationAST(document);
     if (operation !== null && operation !== undefined) {
-      findArgumentViolations(schema, document, operation, request.variables);
-      try {
-        estimateCost(schema, document, operation.name?.value, request.variables);
-      } catch {
-        // variables that do not coerce: refused as validation_failed
+      const plan = planOperation(schema, document, operation, request.variables);
+      // Variables that do not coerce are refused as validation_failed, with no walk.
+      if ("root" in plan) {
+        findArgumentViolations(plan);
+        estimateCost(plan);
       }
     }
   }

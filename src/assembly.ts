@@ -9,7 +9,7 @@ import { ApiKeyStore } from "./auth/api-key-store.js";
 import { Authenticator } from "./auth/authenticate.js";
 import type { Config } from "./config.js";
 import type { PersistedQueryStore } from "./documents/persisted-query-store.js";
-import { buildSchema, translationCacheCountsOf } from "./graphql/schema.js";
+import { buildSchema } from "./graphql/schema.js";
 import { boundedDriver, DEADLINE_MARGIN_MS } from "./neo4j/deadline.js";
 import { isNeo4jReachable } from "./neo4j/reachable.js";
 import { queryRunner } from "./neo4j/runner.js";
@@ -60,7 +60,6 @@ export async function assembleService(config: Config, parts: ServiceParts): Prom
     parts.schema ??
     (await buildSchema(boundedDriver(driver, queryTimeoutMs), database, {
       extraTypeDefs: parts.extraTypeDefs ?? [],
-      translationCache: config.graphql.translationCache,
     }));
   // A key lookup waits for Neo4j no longer than a connection may take, then fails as unavailable.
   const keys = new ApiKeyStore(
@@ -68,11 +67,7 @@ export async function assembleService(config: Config, parts: ServiceParts): Prom
     database,
     connectionTimeoutMs + DEADLINE_MARGIN_MS,
   );
-  const metrics = createMetrics({
-    graphqlPaths: GRAPHQL_PATHS,
-    redisStatus,
-    translationCache: () => translationCacheCountsOf(schema),
-  });
+  const metrics = createMetrics({ graphqlPaths: GRAPHQL_PATHS, redisStatus });
   // Statements Neo4j has not planned take turns (issue 32); pre-planning tells it what is planned.
   const firstAskings = new FirstAskings(config.firstAskings);
   const admission = new Admission(config.admission);

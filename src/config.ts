@@ -116,9 +116,6 @@ const EnvSchema = z.object({
   FIRST_ASKING_QUEUE_TIMEOUT_MS: positiveMs.max(1_000).default(500),
   FIRST_ASKING_MS_PER_UNIT: positiveMs.default(20),
   NEO4J_PLAN_CACHE_SIZE: count.default(1_000),
-  // `on`: a document's Cypher is translated once and reused; `off`: translated on every request;
-  // `verify`: reused, and checked against a fresh translation every time (for tests).
-  TRANSLATION_CACHE: z.enum(["on", "off", "verify"]).default("on"),
   // Issue 22: known documents (trusted, recent persisted queries) planned by Neo4j at start-up and
   // when it answers again after an outage, at most this many per round, within this time.
   PREPLAN_MAX_DOCUMENTS: z.coerce.number().int().min(0).max(10_000).default(200),
@@ -174,7 +171,6 @@ export interface Config {
     queryTimeoutMs: number;
     connectionTimeoutMs: number;
   };
-  graphql: { translationCache: TranslationCacheMode };
   preplan: PreplanSettings;
   auth: { cacheTtlMs: number };
   /** Absent: quota counters and persisted queries in process memory (one instance). */
@@ -196,12 +192,6 @@ export interface Config {
 
 export type DemoDataSize = z.infer<typeof EnvSchema>["DEMO_DATA_SIZE"];
 export type LogLevel = z.infer<typeof EnvSchema>["LOG_LEVEL"];
-/**
- * `on`: reuse learnt translations (a document is learnt the second time it is seen); `off`: the
- * library translates every request; `verify`: as `on`, learning at first sight, and every reuse
- * is checked against a fresh translation by the library (for tests: a mismatch fails the request).
- */
-export type TranslationCacheMode = z.infer<typeof EnvSchema>["TRANSLATION_CACHE"];
 export type LogFormat = NonNullable<z.infer<typeof EnvSchema>["LOG_FORMAT"]>;
 
 export class ConfigError extends Error {
@@ -260,7 +250,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       queryTimeoutMs: e.NEO4J_QUERY_TIMEOUT_MS,
       connectionTimeoutMs: e.NEO4J_CONNECTION_TIMEOUT_MS,
     },
-    graphql: { translationCache: e.TRANSLATION_CACHE },
     preplan: {
       maxDocuments: e.PREPLAN_MAX_DOCUMENTS,
       budgetMs: e.PREPLAN_BUDGET_MS,

@@ -41,12 +41,12 @@ describe("one assembly: the tests' app is the service's (issue 33)", () => {
     await service.close();
   });
 
-  it("runs with the service's settings but for the suite's caps, pre-planning rounds and translation check", () => {
+  it("runs with the service's settings but for the suite's caps and pre-planning rounds", () => {
     const production = leaves(loadConfig({}));
     const differing = [...leaves(service.config)]
       .filter(([path, value]) => production.get(path) !== value)
       .map(([path]) => path);
-    // Each is in SUITE_ENV with its reason; the translation cache differs when the suite verifies it.
+    // Each is in SUITE_ENV with its reason.
     expect(differing).to.include.members([
       "admission.perKey",
       "admission.executions",
@@ -60,7 +60,6 @@ describe("one assembly: the tests' app is the service's (issue 33)", () => {
             "admission.executions",
             "admission.queueLength",
             "preplan.maxDocuments",
-            "graphql.translationCache",
           ].includes(path),
       ),
     ).to.deep.equal([]);

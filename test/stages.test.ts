@@ -2,12 +2,13 @@
 // body parsing, the bracket scan, depth and width, `limit`, the cost estimate, quota arithmetic,
 // and how a failure maps to its answer.
 import { expect } from "chai";
-import { getOperationAST, parse, type GraphQLSchema } from "graphql";
+import { parse, type GraphQLSchema } from "graphql";
 import { Neo4jError } from "neo4j-driver";
 import type { Request, Response } from "express";
 import { ApiError, DocumentRefused } from "../src/errors/catalogue.js";
 import { estimateCost } from "../src/graphql/cost.js";
 import { findArgumentViolations } from "../src/graphql/argument-checks.js";
+import { planDocument } from "../src/graphql/operation-plan.js";
 import { bracketSyntaxError, excessBracketNesting, MAX_BRACKET_NESTING } from "../src/graphql/query-shape.js";
 import { library, readTypeDefs } from "../src/graphql/schema.js";
 import { validateDocument, validationErrors } from "../src/graphql/validation-stage.js";
@@ -217,12 +218,8 @@ describe("the validation stage's pure parts", () => {
   });
 
   it("checks limit arguments: 1 and 100 pass, 0 and 101 do not, null is the default, variables count", () => {
-    const violations = (query: string, variables?: Record<string, unknown>) => {
-      const document = parse(query);
-      const operation = getOperationAST(document);
-      if (operation === null || operation === undefined) throw new Error("no operation");
-      return findArgumentViolations(schema, document, operation, variables).length;
-    };
+    const violations = (query: string, variables?: Record<string, unknown>) =>
+      findArgumentViolations(planDocument(schema, parse(query), variables)).length;
     expect(violations("{ topics(limit: 1) { decisions(limit: 100) { id } } }")).to.equal(0);
     expect(violations("{ topics(limit: 0) { id } }")).to.equal(1);
     expect(violations("{ topics(limit: 101) { id } }")).to.equal(1);
@@ -233,7 +230,7 @@ describe("the validation stage's pure parts", () => {
 
   it("estimates cost per contract §5: exactly 50,000, and one object more is 50,001", () => {
     const cost = (query: string, variables?: Record<string, unknown>) =>
-      estimateCost(schema, parse(query), undefined, variables);
+      estimateCost(planDocument(schema, parse(query), variables));
     const a = "a: topics(limit: 100) { decisions(limit: 100) { decidedBy { name } topic { name } } }";
     const b = "b: topics(limit: 100) { decisions(limit: 99) { decidedBy { name } } }";
     expect(cost(`{ ${a} ${b} }`)).to.equal(50_000);

@@ -1,7 +1,10 @@
 // What a field's Cypher is built from: the arguments the request gives the field and the fields it
-// selects below it, as the request's resolve tree holds them (src/graphql/compiled-fields.ts).
+// selects below it, from the operation walked once (src/graphql/operation-plan.ts).
 
-/** A field's selection: graphql-parse-resolve-info's resolve tree, arguments coerced. */
+/**
+ * A field's selection, arguments coerced: below it, the fields of its type by response key
+ * (fragments flattened, `@skip`/`@include` applied), as graphql-parse-resolve-info's resolve tree has them.
+ */
 export interface Selection {
   name: string;
   alias: string;

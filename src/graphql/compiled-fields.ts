@@ -2,18 +2,19 @@
 // request, instead of the Neo4j GraphQL Library's translation. The library still builds the
 // schema (its types, scalars and field resolvers) and answers any other `@cypher` field.
 import { getNullableType, isListType, Kind, parse, type GraphQLSchema, type StringValueNode } from "graphql";
-import { parseResolveInfo, type ResolveTree } from "graphql-parse-resolve-info";
 import { compileRootField, type RootStatement } from "../cypher/compile.js";
 import { NESTED_FIELDS } from "../cypher/nested.js";
 import { ELEMENT_TYPES } from "../cypher/order.js";
 import { STATEMENT_BUILDERS } from "../cypher/statements.js";
 import type { StatementBuilder } from "../cypher/request.js";
 import type { QueryRunner } from "../neo4j/runner.js";
+import { rootSelection } from "./operation-plan.js";
+import type { PlanContext } from "./pre-execution.js";
 
 /** The `@cypher` statement in typeDefs/ of a field whose Cypher src/cypher/ writes for each request. */
 export const BUILT_PER_REQUEST = "// src/cypher/statements.ts";
 
-interface ExecutionContext {
+interface ExecutionContext extends PlanContext {
   executionContext?: unknown;
 }
 
@@ -60,7 +61,8 @@ export function rootStatements(
 
 /**
  * Answers each root field of `roots` with the one query src/cypher/compile.ts writes for the
- * request, run through the request's runner (`executionContext`) as the library's query would be.
+ * request from the operation walked once before execution (`plan`, src/graphql/operation-plan.ts),
+ * run through the request's runner (`executionContext`).
  */
 export function compileRootFields(schema: GraphQLSchema, roots: ReadonlyMap<string, RootStatement>): void {
   const fields = schema.getQueryType()?.getFields() ?? {};
@@ -69,7 +71,9 @@ export function compileRootFields(schema: GraphQLSchema, roots: ReadonlyMap<stri
     if (field === undefined) throw new Error(`No root field ${name} for its statement`);
     const list = isListType(getNullableType(field.type));
     field.resolve = async (_source, _args, context: ExecutionContext, info) => {
-      const selection = parseResolveInfo(info) as ResolveTree;
+      const selection =
+        context.plan === undefined ? undefined : rootSelection(context.plan, String(info.path.key));
+      if (selection === undefined) throw new Error(`${name} is executed without its operation's plan`);
       const query = compileRootField(info.schema, selection, root);
       const runner = context.executionContext as QueryRunner;
       const { records } = await runner.run(query.text, query.parameters);

@@ -1,29 +1,17 @@
 import type { ApolloServerPlugin } from "@apollo/server";
 import {
   GraphQLError,
-  GraphQLIncludeDirective,
-  GraphQLSkipDirective,
-  Kind,
-  getArgumentValues,
-  getDirectiveValues,
   getNamedType,
   getNullableType,
-  getOperationAST,
-  getVariableValues,
   isCompositeType,
   isListType,
   isObjectType,
-  isInterfaceType,
-  type DocumentNode,
-  type SelectionNode,
   type GraphQLField,
   type GraphQLNamedType,
-  type GraphQLSchema,
-  type SelectionSetNode,
 } from "graphql";
 import type { ErrorCode } from "../errors/catalogue.js";
 import { count, LIMITS } from "../contract.js";
-import { fragmentsByName } from "./fragments.js";
+import type { OperationPlan, PlannedSelection } from "./operation-plan.js";
 import type { PreExecutionStage } from "./pre-execution.js";
 
 const MAX_COST = LIMITS.cost;
@@ -55,81 +43,46 @@ function fieldCost(
 
 /**
  * The estimated cost of the operation that runs: sibling fields add up, fragments count where
- * they are spread, `@skip`/`@include` are applied with the variables. Each fragment's cost is
- * computed once and remembered, so the estimate takes time linear in the document; a general
+ * they are spread, `@skip`/`@include` are applied. Each named fragment's cost is computed once per
+ * page size and remembered, so the estimate takes time linear in the document; a general
  * estimator (graphql-query-complexity) re-walks a fragment at every spread, which a document of
- * fragments spreading the next one many times turns into hundreds of milliseconds. Throws a
- * GraphQLError for variables that do not coerce (execution reports them as validation_failed).
- * The document has passed validation: fragments are known and acyclic, fields exist.
+ * fragments spreading the next one many times turns into hundreds of milliseconds.
  */
-export function estimateCost(
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  operationName: string | undefined,
-  variables: Record<string, unknown> | undefined,
-): number {
-  const operation = getOperationAST(document, operationName) ?? undefined;
-  const root = operation === undefined ? undefined : (schema.getRootType(operation.operation) ?? undefined);
-  if (operation === undefined || root === undefined) return 0;
-  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {});
-  if (coerced.errors !== undefined) throw coerced.errors[0] ?? new GraphQLError("Invalid variables.");
-  const values = coerced.coerced;
+export function estimateCost(plan: OperationPlan): number {
+  // By a named fragment's selection and the page size of the connection it is spread in.
+  const fragmentCosts = new Map<PlannedSelection, Map<number | undefined, number>>();
 
-  const fragments = fragmentsByName(document);
-  // By fragment and the page size of the connection it is spread in.
-  const fragmentCosts = new Map<string, number>();
-  const included = (node: SelectionNode) =>
-    getDirectiveValues(GraphQLSkipDirective, node, values)?.if !== true &&
-    getDirectiveValues(GraphQLIncludeDirective, node, values)?.if !== false;
-
-  const selectionCost = (
-    selectionSet: SelectionSetNode,
-    parent: GraphQLNamedType | undefined,
-    page: number | undefined,
-  ): number => {
+  const selectionCost = (selection: PlannedSelection, page: number | undefined): number => {
     let cost = 0;
-    for (const selection of selectionSet.selections) {
-      if (!included(selection)) continue;
-      if (selection.kind === Kind.FIELD) {
-        if (selection.name.value.startsWith("__")) continue;
-        const field =
-          isObjectType(parent) || isInterfaceType(parent)
-            ? parent.getFields()[selection.name.value]
-            : undefined;
-        if (field === undefined) continue;
-        const args = getArgumentValues(field, selection, values);
+    for (const item of selection.items) {
+      if (!item.included) continue;
+      if (item.kind === "field") {
+        const { field, args, selection: children } = item.field;
+        if (field.name.startsWith("__")) continue;
         // A connection's `first` sizes the lists directly under it; nothing deeper.
         const childPage = "first" in args ? sizeOf(args.first) : undefined;
-        const children =
-          selection.selectionSet === undefined
-            ? 0
-            : selectionCost(selection.selectionSet, getNamedType(field.type), childPage);
-        cost += fieldCost(field, args, children, page);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        const type =
-          selection.typeCondition === undefined ? parent : schema.getType(selection.typeCondition.name.value);
-        cost += selectionCost(selection.selectionSet, type, page);
+        cost += fieldCost(field, args, children === undefined ? 0 : selectionCost(children, childPage), page);
+      } else if (!item.named) {
+        cost += selectionCost(item.selection, page);
       } else {
-        cost += spreadCost(selection.name.value, page);
+        // Only a fragment on a connection reads the page size: others are costed once.
+        const fragmentPage = item.type !== undefined && isConnectionType(item.type) ? page : undefined;
+        const costs = fragmentCosts.get(item.selection) ?? new Map<number | undefined, number>();
+        fragmentCosts.set(item.selection, costs);
+        const known = costs.get(fragmentPage);
+        if (known !== undefined) {
+          cost += known;
+          continue;
+        }
+        costs.set(fragmentPage, 0); // a cycle (refused by validation anyway) counts once
+        const fragmentCost = selectionCost(item.selection, fragmentPage);
+        costs.set(fragmentPage, fragmentCost);
+        cost += fragmentCost;
       }
     }
     return cost;
   };
-  const spreadCost = (name: string, outerPage: number | undefined): number => {
-    const fragment = fragments.get(name);
-    if (fragment === undefined) return 0;
-    const type = schema.getType(fragment.typeCondition.name.value) ?? undefined;
-    // Only a fragment on a connection reads the page size: others are costed once.
-    const page = type !== undefined && isConnectionType(type) ? outerPage : undefined;
-    const key = `${name} ${String(page)}`;
-    const known = fragmentCosts.get(key);
-    if (known !== undefined) return known;
-    fragmentCosts.set(key, 0); // a cycle (refused by validation anyway) counts once
-    const cost = selectionCost(fragment.selectionSet, type, page);
-    fragmentCosts.set(key, cost);
-    return cost;
-  };
-  return selectionCost(operation.selectionSet, root, undefined);
+  return selectionCost(plan.root, undefined);
 }
 
 /** A type whose `edges` and `nodes` are sized by the `first` of the field that returns it. */
@@ -147,21 +100,10 @@ export interface CostContext {
  * (after the `limit` stage: a `limit` out of range is `validation_failed`, which comes first), and
  * leaves the estimate for {@link costExtensionPlugin}.
  */
-export const checkCost: PreExecutionStage<CostContext> = ({
-  schema,
-  document,
-  operation,
-  request,
-  contextValue,
-}) => {
-  let cost: number;
-  try {
-    cost = estimateCost(schema, document, operation.name?.value, request.variables);
-  } catch (error) {
-    // Variables that do not coerce: execution reports them as validation_failed.
-    if (error instanceof GraphQLError) return;
-    throw error;
-  }
+export const checkCost: PreExecutionStage<CostContext> = ({ plan, contextValue }) => {
+  // Variables that do not coerce: execution reports them as validation_failed.
+  if (plan === undefined) return;
+  const cost = estimateCost(plan);
   if (cost > MAX_COST) {
     const estimate = Number.isFinite(cost) ? count(cost) : "far more than that";
     throw new GraphQLError(

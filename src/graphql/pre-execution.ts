@@ -1,11 +1,21 @@
 import type { ApolloServerPlugin, GraphQLRequestContextDidResolveOperation } from "@apollo/server";
 import type { OperationDefinitionNode } from "graphql";
+import { planOperation, type OperationPlan } from "./operation-plan.js";
 
-/** What a stage between validation and execution reads: the resolved operation and its request. */
+/**
+ * What a stage between validation and execution reads: the resolved operation, its request, and
+ * the operation walked once (undefined when the variables do not coerce: execution reports those).
+ */
 export type PreExecutionRequest<Context extends object> =
   GraphQLRequestContextDidResolveOperation<Context> & {
     operation: OperationDefinitionNode;
+    plan: OperationPlan | undefined;
   };
+
+/** Where execution finds the operation walked once (src/graphql/compiled-fields.ts). */
+export interface PlanContext {
+  plan?: OperationPlan | undefined;
+}
 
 /** One check between validation and execution; throws (or rejects) to refuse the request. */
 export type PreExecutionStage<Context extends object = object> = (
@@ -18,7 +28,7 @@ export type PreExecutionStage<Context extends object = object> = (
  * runs for it. Apollo calls its plugins' `didResolveOperation` hooks together; one plugin keeps
  * the order explicit.
  */
-export function preExecutionPlugin<Context extends object>(
+export function preExecutionPlugin<Context extends PlanContext>(
   stages: readonly PreExecutionStage<Context>[],
 ): ApolloServerPlugin<Context> {
   return {
@@ -28,7 +38,16 @@ export function preExecutionPlugin<Context extends object>(
           const { operation } = request;
           // Apollo has refused a document without a resolvable operation before this hook.
           if (operation === undefined) return;
-          for (const stage of stages) await stage({ ...request, operation });
+          const planned = planOperation(
+            request.schema,
+            request.document,
+            operation,
+            request.request.variables,
+          );
+          const plan = "root" in planned ? planned : undefined;
+          // Execution reads it too: the compiler writes each root field's Cypher from it.
+          request.contextValue.plan = plan;
+          for (const stage of stages) await stage({ ...request, operation, plan });
         },
       });
     },

@@ -1,18 +1,17 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Neo4jGraphQL } from "@neo4j/graphql";
-import { execute, Kind, parse, type GraphQLSchema } from "graphql";
+import type { GraphQLSchema } from "graphql";
 import { routing, type Driver } from "neo4j-driver";
 import type { QueryRunner } from "../neo4j/runner.js";
 import { projectRoot } from "../project-root.js";
 import { compileRootFields, rootStatements } from "./compiled-fields.js";
 import { StrictDate } from "./strict-date.js";
-import type { TranslationCacheMode } from "../config.js";
-import { cacheTranslations, type TranslationCacheCounts } from "./translation-cache.js";
 import { guardStoredValues } from "./stored-values.js";
 import { writeCursors } from "./cursors.js";
 import { ELEMENT_TYPES } from "../cypher/order.js";
 import { checkNeo4jVersion } from "../neo4j/version.js";
+import { executeDocument } from "./translate.js";
 
 export const typeDefsDir = join(projectRoot, "typeDefs");
 
@@ -25,7 +24,6 @@ export async function readTypeDefs(): Promise<string[]> {
 export interface SchemaOptions {
   /** More SDL next to `typeDefs/` (tests add a field that sleeps, to reach the query timeout). */
   extraTypeDefs?: string[];
-  translationCache?: TranslationCacheMode;
 }
 
 /**
@@ -35,7 +33,7 @@ export interface SchemaOptions {
 export async function buildSchema(
   driver: Driver,
   database: string,
-  { extraTypeDefs = [], translationCache = "on" }: SchemaOptions = {},
+  { extraTypeDefs = [] }: SchemaOptions = {},
 ): Promise<GraphQLSchema> {
   const typeDefs = [...(await readTypeDefs()), ...extraTypeDefs];
   const neoSchema = library(typeDefs, driver);
@@ -47,7 +45,6 @@ export async function buildSchema(
   guardStoredValues(schema, ELEMENT_TYPES);
   writeCursors(schema);
   await warmUp(schema, driver, database);
-  translationCacheCounts.set(schema, cacheTranslations(schema, cypherRootFields(typeDefs), translationCache));
   return schema;
 }
 
@@ -99,30 +96,6 @@ export function describeLibraryTypes(schema: GraphQLSchema): GraphQLSchema {
   return schema;
 }
 
-const translationCacheCounts = new WeakMap<GraphQLSchema, TranslationCacheCounts>();
-
-/** What the schema's translation cache has done so far. */
-export function translationCacheCountsOf(schema: GraphQLSchema): TranslationCacheCounts | undefined {
-  return translationCacheCounts.get(schema);
-}
-
-/** The root fields the SDL answers with a `@cypher` statement (all of the product's). */
-export function cypherRootFields(typeDefs: string[]): Set<string> {
-  const names = new Set<string>();
-  for (const definition of typeDefs.flatMap((sdl) => parse(sdl).definitions)) {
-    if (
-      (definition.kind === Kind.OBJECT_TYPE_DEFINITION || definition.kind === Kind.OBJECT_TYPE_EXTENSION) &&
-      definition.name.value === "Query"
-    ) {
-      for (const field of definition.fields ?? []) {
-        if (field.directives?.some((directive) => directive.name.value === "cypher"))
-          names.add(field.name.value);
-      }
-    }
-  }
-  return names;
-}
-
 /**
  * Runs one query through the schema at start-up: it proves the Cypher the service writes runs on
  * this database (a connection, its count and its cursors) before the service accepts traffic.
@@ -136,13 +109,11 @@ async function warmUp(schema: GraphQLSchema, driver: Driver, database: string): 
         transactionConfig: { metadata: { app: "kg-graphql", purpose: "warm-up" } },
       }),
   };
-  const result = await execute({
+  const result = await executeDocument(
     schema,
-    document: parse(
-      "{ topics(limit: 1) { id decisionsConnection(first: 1) { totalCount edges { cursor node { id } } } } }",
-    ),
-    contextValue: { executionContext: runner },
-  });
+    "{ topics(limit: 1) { id decisionsConnection(first: 1) { totalCount edges { cursor node { id } } } } }",
+    runner,
+  );
   const [error] = result.errors ?? [];
   if (error !== undefined) throw error;
 }

@@ -9,12 +9,13 @@ import type { ParsedDocuments } from "./parsed-documents.js";
 import { checkCost, costExtensionPlugin, type CostContext } from "./cost.js";
 import { requestReportPlugin, type RequestReport } from "../ops/request-log.js";
 import { checkArguments } from "./argument-checks.js";
-import { preExecutionPlugin } from "./pre-execution.js";
+import { preExecutionPlugin, type PlanContext } from "./pre-execution.js";
 import type { Admission } from "../overload/admission.js";
 import { admissionStage, type AdmissionContext } from "../overload/stage.js";
 
 /** What each request hands the Neo4j GraphQL Library, plus the request id for error bodies. */
 export type RequestContext = Neo4jGraphQLContext &
+  PlanContext &
   CostContext &
   AdmissionContext & { requestId: string; report: RequestReport };
 

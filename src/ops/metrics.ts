@@ -11,10 +11,6 @@ const QUOTA_WINDOWS: ReadonlyMap<ErrorCode, string> = new Map(
 );
 const AUTH_FAILURES: ReadonlySet<ErrorCode> = new Set(["unauthorized", "insufficient_scope"] as const);
 
-/** What the translation cache did for a root field (src/graphql/translation-cache.ts). */
-const TRANSLATION_OUTCOMES = ["reused", "learnt", "uncacheable", "translated"] as const;
-type TranslationOutcome = (typeof TRANSLATION_OUTCOMES)[number];
-
 const SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** Contract §5: cost is at most 50,000 for a query that runs. */
 const COST_BUCKETS = [1, 10, 50, 100, 500, 1_000, 5_000, 10_000, 25_000, 50_000];
@@ -36,12 +32,9 @@ export interface Metrics {
 export function createMetrics({
   graphqlPaths,
   redisStatus,
-  translationCache = () => undefined,
 }: {
   graphqlPaths: readonly string[];
   redisStatus: () => RedisStatus;
-  /** What the schema's translation cache has done so far, by outcome (undefined: no cache yet). */
-  translationCache?: () => Readonly<Record<TranslationOutcome, number>> | undefined;
 }): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -107,27 +100,6 @@ export function createMetrics({
       const status = redisStatus();
       this.reset();
       this.set({ store: status === "not configured" ? "memory" : "redis", redis: status }, 1);
-    },
-  });
-
-  const reported: Record<TranslationOutcome, number> = {
-    reused: 0,
-    learnt: 0,
-    uncacheable: 0,
-    translated: 0,
-  };
-  new Counter({
-    name: "kg_graphql_translation_cache_total",
-    help: "Root fields answered, by what the translation cache did: reused, learnt, uncacheable or translated (by the library, not learnt).",
-    labelNames: ["outcome"] as const,
-    registers: [registry],
-    collect() {
-      const counts = translationCache();
-      for (const outcome of TRANSLATION_OUTCOMES) {
-        const delta = (counts?.[outcome] ?? 0) - reported[outcome];
-        this.inc({ outcome }, Math.max(delta, 0));
-        reported[outcome] += Math.max(delta, 0);
-      }
     },
   });
 

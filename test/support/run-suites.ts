@@ -1,7 +1,6 @@
-// `npm test`'s two runs of the suite: with the translation cache checking every reuse against a
-// fresh translation (TRANSLATION_CACHE=verify, test/support/service.ts's default) on the Neo4j
-// release the project runs (LOCAL_NEO4J_VERSION, 2026.09 unless set), then with the cache off on
-// Neo4j 5.26 LTS, the release operators may still run (issue 32), on a port of its own. The first
+// `npm test`'s two runs of the suite: on the Neo4j release the project runs (LOCAL_NEO4J_VERSION,
+// 2026.09 unless set), then on Neo4j 5.26 LTS, the release operators may still run (issue 32), on
+// a port of its own. The first
 // run's instance is started here and stays up for both; the second run's root hooks start and
 // stop their own, as they do for a plain `mocha`.
 import { spawnSync } from "node:child_process";
@@ -9,7 +8,7 @@ import { startTestNeo4j, stopTestNeo4j } from "./test-neo4j.js";
 
 const RUNS: Readonly<Record<string, string>>[] = [
   {},
-  { TRANSLATION_CACHE: "off", LOCAL_NEO4J_VERSION: "5.26.30", TEST_NEO4J_BOLT_PORT: "7698" },
+  { LOCAL_NEO4J_VERSION: "5.26.30", TEST_NEO4J_BOLT_PORT: "7698" },
 ];
 
 await startTestNeo4j();

@@ -49,7 +49,7 @@ export interface WireResponse {
 export interface ServiceOptions {
   /** Settings as an operator sets them (the service's environment variables), over {@link SUITE_ENV}. */
   env?: Settings;
-  /** Default: the product's schema over `driver`, with the suite's translation cache. */
+  /** Default: the product's schema over `driver`. */
   schema?: GraphQLSchema;
   keyCacheTtlMs?: number;
   /** Default: Redis counters with allowances no test reaches, so only quota tests meet a 429. */
@@ -81,19 +81,14 @@ export const SUITE_ENV: Readonly<Settings> = {
   // Tests count the queries a request sends: no pre-planning round runs beside them (the epoch is
   // still watched); test/preplanning.test.ts runs rounds itself.
   PREPLAN_MAX_DOCUMENTS: "0",
-  // Every reuse of a translation checked against a fresh one (`npm test` runs the suite again with it off).
-  TRANSLATION_CACHE: process.env.TRANSLATION_CACHE ?? "verify",
 };
 
-/** The translation cache the suite runs with ({@link SUITE_ENV}). */
-export const testTranslationCache = loadConfig(SUITE_ENV).graphql.translationCache;
-
-/** The product's schema (plus `extraTypeDefs`) over `driver`, with the suite's translation cache. */
+/** The product's schema (plus `extraTypeDefs`) over `driver`. */
 export function buildTestSchema(
   driver: Driver = testDriver(),
   extraTypeDefs: string[] = [],
 ): Promise<GraphQLSchema> {
-  return buildSchema(driver, testDatabase, { extraTypeDefs, translationCache: testTranslationCache });
+  return buildSchema(driver, testDatabase, { extraTypeDefs });
 }
 
 /** Allowances far above what any one test sends. */
