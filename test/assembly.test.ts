@@ -4,10 +4,7 @@ import { expect } from "chai";
 import type { Express } from "express";
 import { assembleService } from "../src/assembly.js";
 import { loadConfig } from "../src/config.js";
-import { MemoryPersistedQueryStore } from "../src/documents/persisted-query-store.js";
-import { MemoryQuotaStore } from "../src/quota/memory-store.js";
-import { Quota } from "../src/quota/quota.js";
-import { buildTestSchema, startService, UNREACHED_LIMITS, type RunningService } from "./support/service.js";
+import { buildTestSchema, memoryParts, startService, type RunningService } from "./support/service.js";
 import { testDriver } from "./support/test-neo4j.js";
 
 /** Every setting as a path (`admission.perKey`) and its value. */
@@ -70,12 +67,7 @@ describe("one assembly: the tests' app is the service's (issue 33)", () => {
     const assembled = await assembleService(loadConfig({}), {
       driver: testDriver(),
       schema: await buildTestSchema(),
-      quota: new Quota(UNREACHED_LIMITS, new MemoryQuotaStore()),
-      redisStatus: () => "not configured",
-      remembered: new MemoryPersistedQueryStore(),
-      log: () => undefined,
-      logError: () => undefined,
-      logRequest: () => undefined,
+      ...memoryParts(),
     });
     try {
       const expected = stages(assembled.app);

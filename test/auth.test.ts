@@ -6,14 +6,11 @@ import { promisify } from "node:util";
 import { expect } from "chai";
 import neo4j from "neo4j-driver";
 import { sha256Hex } from "../src/documents/document-hash.js";
-import { MemoryPersistedQueryStore } from "../src/documents/persisted-query-store.js";
 import { ApiKeyStore } from "../src/auth/api-key-store.js";
 import { Authenticator } from "../src/auth/authenticate.js";
 import { assembleService } from "../src/assembly.js";
 import { loadConfig } from "../src/config.js";
-import { MemoryQuotaStore } from "../src/quota/memory-store.js";
-import { Quota } from "../src/quota/quota.js";
-import { startService, UNREACHED_LIMITS, type RunningService, withoutCost } from "./support/service.js";
+import { memoryParts, startService, type RunningService, withoutCost } from "./support/service.js";
 import { testDatabase, testDriver, testPassword, testBoltUri } from "./support/test-neo4j.js";
 
 const run = promisify(execFile);
@@ -113,12 +110,7 @@ describe("API keys on the wire", () => {
     const { app, stop } = await assembleService(loadConfig({ API_KEY_CACHE_TTL_MS: "0" }), {
       driver: downDriver,
       schema: (await import("graphql")).buildSchema("type Query { x: Int }"),
-      quota: new Quota(UNREACHED_LIMITS, new MemoryQuotaStore()),
-      redisStatus: () => "not configured",
-      remembered: new MemoryPersistedQueryStore(),
-      log: () => undefined,
-      logError: () => undefined,
-      logRequest: () => undefined,
+      ...memoryParts(),
     });
     const server = app.listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));

@@ -5,6 +5,14 @@ import { TROUBLE_TYPEDEFS } from "./support/trouble-typedefs.js";
 import { testDriver } from "./support/test-neo4j.js";
 
 /** Resolves once `admission` reports `executing` executions and `queued` waiting requests. */
+/** One execution at a time per instance and one request waiting, up to 1 s; eight per key. */
+const ONE_EXECUTION_AND_ONE_WAITING = {
+  QUOTA_CONCURRENT_REQUESTS_PER_KEY: "8",
+  MAX_CONCURRENT_EXECUTIONS: "1",
+  EXECUTION_QUEUE_LENGTH: "1",
+  EXECUTION_QUEUE_TIMEOUT_MS: "1000",
+};
+
 async function until(admission: Admission, load: { executing: number; queued: number }): Promise<void> {
   while (admission.load.executing !== load.executing || admission.load.queued !== load.queued) {
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -79,12 +87,7 @@ describe("concurrency and overload (contract §12)", () => {
   it("refuses at once with 503 and Retry-After when executions and queue are full; refusals before execution and probes never wait", async () => {
     service = await startService(undefined, {
       schema,
-      env: {
-        QUOTA_CONCURRENT_REQUESTS_PER_KEY: "8",
-        MAX_CONCURRENT_EXECUTIONS: "1",
-        EXECUTION_QUEUE_LENGTH: "1",
-        EXECUTION_QUEUE_TIMEOUT_MS: "1000",
-      },
+      env: ONE_EXECUTION_AND_ONE_WAITING,
     });
     const { admission } = service;
     const [second, third] = [await otherKey("queued"), await otherKey("third")];
@@ -121,12 +124,7 @@ describe("concurrency and overload (contract §12)", () => {
   it("runs a queued request when a slot frees within its wait", async () => {
     service = await startService(undefined, {
       schema,
-      env: {
-        QUOTA_CONCURRENT_REQUESTS_PER_KEY: "8",
-        MAX_CONCURRENT_EXECUTIONS: "1",
-        EXECUTION_QUEUE_LENGTH: "1",
-        EXECUTION_QUEUE_TIMEOUT_MS: "1000",
-      },
+      env: ONE_EXECUTION_AND_ONE_WAITING,
     });
     const { admission } = service;
     const running = slow(300);
@@ -140,12 +138,7 @@ describe("concurrency and overload (contract §12)", () => {
   it("gives the slot back when the caller hangs up, queued or executing", async () => {
     service = await startService(undefined, {
       schema,
-      env: {
-        QUOTA_CONCURRENT_REQUESTS_PER_KEY: "8",
-        MAX_CONCURRENT_EXECUTIONS: "1",
-        EXECUTION_QUEUE_LENGTH: "1",
-        EXECUTION_QUEUE_TIMEOUT_MS: "1000",
-      },
+      env: ONE_EXECUTION_AND_ONE_WAITING,
     });
     const { admission } = service;
     const hangUp = new AbortController();

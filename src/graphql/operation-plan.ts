@@ -164,8 +164,16 @@ export function planDocument(
  * root field has that key.
  */
 export function rootSelection(plan: OperationPlan, responseKey: string): FieldSelection | undefined {
-  return merged(plan.root)[responseKey];
+  let roots = rootSelections.get(plan);
+  if (roots === undefined) {
+    roots = merged(plan.root);
+    rootSelections.set(plan, roots);
+  }
+  return roots[responseKey];
 }
+
+/** Each plan's root fields by response key, merged once for all of them. */
+const rootSelections = new WeakMap<OperationPlan, Record<string, FieldSelection>>();
 
 /** The included fields of `selection` by response key, fragments flattened and same keys merged. */
 function merged(selection: PlannedSelection): Record<string, FieldSelection> {

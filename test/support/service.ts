@@ -3,15 +3,20 @@ import type { Server } from "node:http";
 import type { GraphQLSchema } from "graphql";
 import type { Driver } from "neo4j-driver";
 import type { Express } from "express";
-import { assembleService } from "../../src/assembly.js";
+import { assembleService, type ServiceParts } from "../../src/assembly.js";
+import { MemoryQuotaStore } from "../../src/quota/memory-store.js";
 import type { FirstAskings } from "../../src/overload/first-askings.js";
 import { connectRedis, type RedisConnection, type RedisStatus } from "../../src/redis/connection.js";
-import { persistedQueryStore, type PersistedQueryStore } from "../../src/documents/persisted-query-store.js";
+import {
+  MemoryPersistedQueryStore,
+  persistedQueryStore,
+  type PersistedQueryStore,
+} from "../../src/documents/persisted-query-store.js";
 import type { RequestLogEntry } from "../../src/ops/request-log.js";
 import type { ApiKeyStore } from "../../src/auth/api-key-store.js";
 import { buildSchema } from "../../src/graphql/schema.js";
 import { loadConfig, SETTINGS, type Config } from "../../src/config.js";
-import { createQuotaCounters, type Quota, type QuotaCounters } from "../../src/quota/quota.js";
+import { createQuotaCounters, Quota, type QuotaCounters } from "../../src/quota/quota.js";
 import type { Admission } from "../../src/overload/admission.js";
 import { countingDriver } from "./counting-driver.js";
 import { loadFixtures } from "./fixtures.js";
@@ -89,6 +94,21 @@ export function buildTestSchema(
   extraTypeDefs: string[] = [],
 ): Promise<GraphQLSchema> {
   return buildSchema(driver, testDatabase, { extraTypeDefs });
+}
+
+/**
+ * What an app assembled outside {@link startService} needs besides its driver and schema: counters
+ * and remembered documents in memory, logs dropped (`assembleService`'s other parts).
+ */
+export function memoryParts(): Omit<ServiceParts, "driver" | "schema"> {
+  return {
+    quota: new Quota(UNREACHED_LIMITS, new MemoryQuotaStore()),
+    redisStatus: () => "not configured",
+    remembered: new MemoryPersistedQueryStore(),
+    log: () => undefined,
+    logError: () => undefined,
+    logRequest: () => undefined,
+  };
 }
 
 /** Allowances far above what any one test sends. */
