@@ -31,6 +31,36 @@ describe("first askings admitted like work (issue 32, contract §12)", () => {
     expect(gate.estimateMs(text("b", 1))).to.equal(40);
   });
 
+  it("plans the same new text once: asked again meanwhile, it waits for the first answer, then passes as planned", async () => {
+    const gate = new FirstAskings(settings);
+    const tick = () => new Promise((resolve) => setImmediate(resolve));
+    const first = await gate.admit(text("a", 1));
+    let passed = false;
+    const again = gate.admit(text("a", 1)).then((release) => {
+      passed = true;
+      return release;
+    });
+    await tick();
+    // It takes no room and waits in no queue: the first asking's room is all there is.
+    expect(gate.load).to.deep.equal({ units: 2, queued: 0 });
+    first(); // its estimated planning time is over, but it is not answered yet
+    await tick();
+    expect(passed).to.equal(false);
+    gate.notePlanned(text("a", 1));
+    gate.noteSettled(text("a", 1));
+    (await again)();
+    expect(gate.load).to.deep.equal({ units: 0, queued: 0 });
+
+    // A first asking that failed: the text waiting is admitted like any new text.
+    const failing = await gate.admit(text("b", 1));
+    const next = gate.admit(text("b", 1));
+    failing();
+    gate.noteSettled(text("b", 1));
+    const release = await next;
+    expect(gate.load).to.deep.equal({ units: 2, queued: 0 });
+    release();
+  });
+
   it("admits a new text when its units fit, and a text Neo4j has planned at once, whatever is in flight", async () => {
     const gate = new FirstAskings(settings);
     const big = await gate.admit(text("a", 3));

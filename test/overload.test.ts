@@ -193,6 +193,18 @@ describe("concurrency and overload (contract §12)", () => {
       expect((await ask("{ topics(limit: 3) { id decisions(limit: 2) { id } } }")).status).to.equal(200);
     });
 
+    it("plans a new statement asked by many at once once: the others wait for its answer, not for room", async () => {
+      service = await startService(undefined, {
+        schema,
+        // Room for one new statement and no queue: any second one asking for room is refused.
+        env: { FIRST_ASKING_UNITS: "1", FIRST_ASKING_QUEUE_LENGTH: "0", FIRST_ASKING_MS_PER_UNIT: "1000" },
+      });
+      const query = "{ topics(limit: 4) { id decisions(limit: 3) { id decidedBy { name } } } }";
+      const answers = await Promise.all(Array.from({ length: 8 }, () => ask(query)));
+      expect(answers.map((answer) => answer.status)).to.deep.equal(Array.from({ length: 8 }, () => 200));
+      expect(service.firstAskings.load).to.deep.equal({ units: 0, queued: 0 });
+    });
+
     it("lets a new statement wait for planning room within its queue's timeout", async () => {
       service = await startService(undefined, {
         schema,

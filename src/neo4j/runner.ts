@@ -113,6 +113,7 @@ function autoCommit(driver: Driver, settings: RunnerSettings, metadata: Record<s
       return result;
     } finally {
       planning.release();
+      planning.settled();
       settings.observe((performance.now() - started) / 1000, outcome);
       // An abandoned session may wait on its connection for as long as Neo4j stays silent.
       if (deadline.passed) session.close().catch(() => undefined);
@@ -125,30 +126,40 @@ function autoCommit(driver: Driver, settings: RunnerSettings, metadata: Record<s
  * Planning room for a statement Neo4j has not planned (issue 32): it waits for its turn, or is
  * refused with 503 (contract §12), so new statements do not pile up inside Neo4j, which plans on
  * the CPU every query needs. The room is held for the statement's estimated planning time, or
- * until it is answered if that is sooner; a statement Neo4j has planned passes at once. Gives back
- * what frees the room, and what tells the estimate how long an answered first asking took.
+ * until it is answered if that is sooner; a statement Neo4j has planned passes at once, and one
+ * being asked by another request waits for that answer. Gives back what frees the room, what tells
+ * the estimate how long an answered first asking took, and what lets the same text waiting go on.
  */
 async function planningRoom(
   text: string,
   firstAskings: FirstAskings | undefined,
-): Promise<{ release: () => void; answered: (ms: number) => void }> {
-  if (firstAskings === undefined || firstAskings.isPlanned(text))
-    return { release: () => undefined, answered: () => undefined };
+): Promise<{ release: () => void; answered: (ms: number) => void; settled: () => void }> {
+  const planned = { release: () => undefined, answered: () => undefined, settled: () => undefined };
+  if (firstAskings === undefined || firstAskings.isPlanned(text)) return planned;
   let release;
   try {
     release = await firstAskings.admit(text);
   } catch (error) {
     throw error instanceof PlanningRefused ? planningRefusal(error) : error;
   }
-  const planned = setTimeout(release, firstAskings.estimateMs(text));
-  planned.unref();
+  // Planned meanwhile (the same text answered for another request): no first asking of ours.
+  if (firstAskings.isPlanned(text)) {
+    release();
+    firstAskings.noteSettled(text);
+    return planned;
+  }
+  const timer = setTimeout(release, firstAskings.estimateMs(text));
+  timer.unref();
   return {
     release: () => {
-      clearTimeout(planned);
+      clearTimeout(timer);
       release();
     },
     answered: (ms) => {
       firstAskings.noteAnswered(text, ms);
+    },
+    settled: () => {
+      firstAskings.noteSettled(text);
     },
   };
 }

@@ -62,6 +62,11 @@ interface Waiter {
 export class FirstAskings {
   private readonly planned: LRUCache<string, true>;
   private inFlight = 0;
+  /**
+   * New texts being asked for the first time, each settled once its query is answered or fails:
+   * the same text asked meanwhile waits for that instead of being planned again beside it.
+   */
+  private readonly asking = new Map<string, { settled: Promise<void>; settle: () => void }>();
   /** What a unit of a first asking took lately (a moving average), never below the setting. */
   private learnedMsPerUnit: number;
   private readonly queue: Waiter[] = [];
@@ -117,9 +122,16 @@ export class FirstAskings {
    */
   admit(text: string, cancel?: AbortSignal): Promise<PlanningRelease> {
     if (this.planned.has(text)) return Promise.resolve(() => undefined);
+    // Asked already and not answered yet: wait for that asking, then pass as planned (or, if it
+    // failed, be admitted like any new text). Dashboards send the same new document from every
+    // panel at once; Neo4j plans it once.
+    const asking = this.asking.get(text);
+    if (asking !== undefined) return asking.settled.then(() => this.admit(text, cancel));
     const units = Math.min(planningUnits(text), this.settings.units);
-    if (this.queue.length === 0 && this.inFlight + units <= this.settings.units)
+    if (this.queue.length === 0 && this.inFlight + units <= this.settings.units) {
+      this.askingOf(text);
       return Promise.resolve(this.start(units));
+    }
     if (this.queue.length >= this.settings.queueLength || cancel?.aborted === true)
       return Promise.reject(new PlanningRefused(this.settings.queueTimeoutMs));
     return new Promise<PlanningRelease>((resolve, reject) => {
@@ -128,6 +140,7 @@ export class FirstAskings {
         grant: () => {
           clearTimeout(waiter.timer);
           cancel?.removeEventListener("abort", waiter.refuse);
+          this.askingOf(text);
           resolve(this.start(units));
         },
         refuse: () => {
@@ -144,6 +157,22 @@ export class FirstAskings {
       this.queue.push(waiter);
       cancel?.addEventListener("abort", waiter.refuse, { once: true });
     });
+  }
+
+  /** Notes that the first asking of `text` has its answer, or failed: the same text waiting goes on. */
+  noteSettled(text: string): void {
+    this.asking.get(text)?.settle();
+    this.asking.delete(text);
+  }
+
+  /** Marks `text` as being asked for the first time (until {@link noteSettled}). */
+  private askingOf(text: string): void {
+    if (this.asking.has(text)) return;
+    let settle: () => void = () => undefined;
+    const settled = new Promise<void>((resolve) => {
+      settle = resolve;
+    });
+    this.asking.set(text, { settled, settle });
   }
 
   private start(units: number): PlanningRelease {
