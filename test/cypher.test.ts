@@ -1,5 +1,8 @@
 import { expect } from "chai";
+import { parse } from "graphql";
 import { conditionsOf, seekOf, type Filter } from "../src/cypher/filters.js";
+import { translatingSchema } from "../src/graphql/schema.js";
+import { translateDocument } from "../src/graphql/translate.js";
 import { cypherOf as translated } from "./support/translate.js";
 
 /** The one root field's Cypher, its whitespace folded to single spaces (the library indents it). */
@@ -277,5 +280,25 @@ describe("nested fields compiled as one expression each (no database)", () => {
   it("projects a node under two response keys from literal maps, never a map projection", async () => {
     const cypher = await cypherOf("{ decisions { id other: id title } }");
     expect(cypher).to.include("RETURN {`id`: d.id, `other`: d.id, `title`: d.title} AS this");
+  });
+});
+
+describe("compiled queries remembered per operation and variables (no database)", () => {
+  it("gives the same document with the same variables its compiled query again, and new variables their own", async () => {
+    const schema = await translatingSchema();
+    const document = parse(
+      "query ($topic: ID!, $n: Int) { topic(id: $topic) { decisions(limit: $n) { id } } }",
+    );
+    const [first] = await translateDocument(schema, document, { topic: "t1", n: 2 });
+    const [again] = await translateDocument(schema, document, { topic: "t1", n: 2 });
+    // The runner is handed the same parameters object: not compiled again.
+    expect(again?.parameters, "compiled again").to.equal(first?.parameters);
+    expect(again?.text).to.equal(first?.text);
+    const [other] = await translateDocument(schema, document, { topic: "t2", n: 2 });
+    const [fewer] = await translateDocument(schema, document, { topic: "t1" });
+    expect(other?.parameters).to.include({ id: "t2" });
+    expect(other?.parameters).to.not.equal(first?.parameters);
+    // `$n` absent: the nested list's limit is its default, a text of its own.
+    expect(fewer?.parameters).to.not.deep.equal(first?.parameters);
   });
 });

@@ -1,4 +1,4 @@
-import neo4j, { type Driver, type QueryResult } from "neo4j-driver";
+import neo4j, { type Driver, type QueryResult, type Session } from "neo4j-driver";
 import { combineQueries, type CombinedQuery, type CypherQuery } from "./combine.js";
 import { answerWithin, DEADLINE_MARGIN_MS } from "./deadline.js";
 import { PlanningRefused, type FirstAskings } from "../overload/first-askings.js";
@@ -88,15 +88,16 @@ function autoCommit(driver: Driver, settings: RunnerSettings, metadata: Record<s
     const planning = await planningRoom(text, settings.firstAskings);
     // Waiting for planning room counts against the query timeout: the request ends within its deadline.
     const timeout = Math.max(1, Math.round(settings.timeoutMs - (performance.now() - waited)));
-    const session = driver.session({
-      database: settings.database,
-      defaultAccessMode: neo4j.session.READ,
-      bookmarkManager: undefined,
-    });
     const started = performance.now();
     let outcome: "success" | "failure" = "failure";
     const deadline = { passed: false };
+    let session: Session | undefined;
     try {
+      session = driver.session({
+        database: settings.database,
+        defaultAccessMode: neo4j.session.READ,
+        bookmarkManager: undefined,
+      });
       const result = await answerWithin(
         session.run(text, parameters, {
           timeout,
@@ -116,8 +117,8 @@ function autoCommit(driver: Driver, settings: RunnerSettings, metadata: Record<s
       planning.settled();
       settings.observe((performance.now() - started) / 1000, outcome);
       // An abandoned session may wait on its connection for as long as Neo4j stays silent.
-      if (deadline.passed) session.close().catch(() => undefined);
-      else await session.close();
+      if (deadline.passed) session?.close().catch(() => undefined);
+      else await session?.close();
     }
   };
 }
