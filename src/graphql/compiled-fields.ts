@@ -87,7 +87,7 @@ export function compileRootFields(schema: GraphQLSchema, roots: ReadonlyMap<stri
   }
 }
 
-/** Remembered compilations: at most this many, and this many characters of Cypher. */
+/** Remembered compilations: at most this many, and this many characters of Cypher and keys. */
 const REMEMBERED = { queries: 2_000, characters: 10_000_000 };
 
 /**
@@ -102,7 +102,8 @@ class CompiledQueries {
   private readonly queries = new LRUCache<string, CompiledQuery>({
     max: REMEMBERED.queries,
     maxSize: REMEMBERED.characters,
-    sizeCalculation: (query) => Math.max(1, query.text.length),
+    // The key counts too: a request's variables may be most of its 64 KiB body.
+    sizeCalculation: (query, key) => query.text.length + key.length,
   });
 
   of(plan: OperationPlan | undefined, responseKey: string, compile: () => CompiledQuery): CompiledQuery {
