@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { parse } from "graphql";
-import { conditionsOf, seekOf, type Filter } from "../src/cypher/filters.js";
+import { conditionsOf, seekOf } from "../src/cypher/filters.js";
+import type { Filter } from "../src/domain/table.js";
 import { translatingSchema } from "../src/graphql/schema.js";
 import { translateDocument } from "../src/graphql/translate.js";
 import { cypherOf as translated } from "./support/translate.js";

@@ -1,7 +1,8 @@
 import { expect } from "chai";
 import { ConfigError, loadConfig } from "../src/config.js";
 import { isSupportedNeo4jVersion } from "../src/neo4j/version.js";
-import { decodeCursor, encodeCursor, type ElementType, type Position } from "../src/cypher/cursor.js";
+import { decodeCursor, encodeCursor, type Position } from "../src/cypher/cursor.js";
+import type { ElementType } from "../src/domain/table.js";
 import { listOrder, orderOfTag } from "../src/cypher/order.js";
 import { chooseRequestId } from "../src/http/request-id.js";
 import { splitStatements } from "../src/neo4j/apply-cypher.js";

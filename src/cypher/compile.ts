@@ -24,7 +24,8 @@ import {
 import neo4j from "neo4j-driver";
 import { cypherArguments } from "./arguments.js";
 import { nestedConnection } from "./connections.js";
-import { ELEMENT_TYPES, listOrder, orderBy } from "./order.js";
+import { ELEMENT_TYPES } from "../domain/table.js";
+import { listOrder, orderBy } from "./order.js";
 import { pageSize } from "./lists.js";
 import { NESTED_FIELDS } from "./nested.js";
 import type { FieldRequest, Selection, StatementBuilder } from "./request.js";

@@ -7,9 +7,10 @@
 // variables named apart (`names`).
 import { comesAfter, cursorOf } from "./cursor.js";
 import { countRows } from "./counts.js";
-import type { ElementList } from "./domain.js";
+import type { ElementList } from "./element-lists.js";
 import { pageSize, POSITION, requestedOrder, rootPage } from "./lists.js";
-import { orderBy, type ElementType, type ListOrder } from "./order.js";
+import type { ElementType } from "../domain/table.js";
+import { orderBy, type ListOrder } from "./order.js";
 import { given, selects, type FieldRequest } from "./request.js";
 import { call, lines } from "./text.js";
 

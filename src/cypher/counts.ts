@@ -1,6 +1,6 @@
 // A root list's count (`totalCount`): computed only when the request selects it, from the one
 // start its arguments give (see starts.ts). With no argument, Neo4j's count store answers.
-import type { ElementList } from "./domain.js";
+import type { ElementList } from "./element-lists.js";
 import { givenArguments, requestedSearch } from "./lists.js";
 import type { FieldRequest } from "./request.js";
 import { readRows } from "./starts.js";

@@ -9,8 +9,6 @@
 import neo4j from "neo4j-driver";
 import { orderName, orderOfTag, servable, isServable, valueOf, type ListOrder } from "./order.js";
 
-export type { ElementType } from "./order.js";
-
 /**
  * A decoded position: `[tag, "epochSeconds", nanosecond, id]` for an instant (the seconds as text:
  * Neo4j's range exceeds JSON numbers' exact integers), `[tag, "YYYY-MM-DD", id]` for a date,

@@ -1,24 +1,8 @@
 // A filter is data: the argument it reads, the property it compares and how. One function renders
 // the conditions a row must meet; another the index read that starts from a filter. Only the
-// filters a request gives are rendered: an absent argument leaves no trace in the Cypher.
-
-/** A root list's filter argument (contract §7). */
-export type Filter =
-  /** `property = $argument` (exact, case-sensitive for strings). */
-  | { kind: "equals"; property: string; argument: string }
-  /** `property >= $argument`: an inclusive lower bound; a null value never matches. */
-  | { kind: "atLeast"; property: string; argument: string }
-  /**
-   * A `DATETIME` property within calendar days: on or after 00:00 UTC of `since`, before 00:00 UTC
-   * of the day after `until`; a row without the property never matches either.
-   */
-  | { kind: "dayRange"; property: string; since: string; until: string };
-
-/** The arguments a filter reads. */
-export function argumentsOf(filter: Filter): string[] {
-  return filter.kind === "dayRange" ? [filter.since, filter.until] : [filter.argument];
-}
-
+// filters a request gives are rendered: an absent argument leaves no trace in the Cypher. The
+// filters themselves are rows of the domain table (src/domain/table.ts).
+import { argumentsOf, type Filter } from "../domain/table.js";
 import { AFTER_LAST_SERVABLE_INSTANT, FIRST_SERVABLE_INSTANT, servableInstant } from "./values.js";
 
 /** 00:00 UTC of a `Date` argument. */

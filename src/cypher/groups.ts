@@ -2,8 +2,10 @@
 // dimensions among the rows the filters keep, computed in the database. The statement is built per
 // request: the rows' one start (starts.ts), only the dimensions `by` names, and NumberStats only
 // for the statistics the request selects.
-import type { ElementList } from "./domain.js";
+import { DOMAIN, type DimensionRow, type ElementType } from "../domain/table.js";
+import { listOf, type ElementList } from "./element-lists.js";
 import { givenArguments, pageSize } from "./lists.js";
+import { linkPattern } from "./nested.js";
 import { selects, type FieldRequest } from "./request.js";
 import { readRows } from "./starts.js";
 import { lines } from "./text.js";
@@ -83,7 +85,7 @@ const yearText = (y: string) =>
  * instant written in UTC is truncated as it is, one in another zone converted first. A row without
  * a servable instant (values.ts) is in the group without a bucket.
  */
-export const timeDimension = (bucket: Bucket, property: string): Dimension => {
+const timeDimension = (bucket: Bucket, property: string): Dimension => {
   const { field, start, text } = BUCKETS[bucket];
   // Read once: a stored DATETIME is decoded on each read, and the value reads it up to four times.
   const at = `${field}_at`;
@@ -101,14 +103,14 @@ export const timeDimension = (bucket: Bucket, property: string): Dimension => {
 };
 
 /** Every time bucket of an instant, as dimensions. */
-export const timeDimensions = (property: string): Dimension[] =>
+const timeDimensions = (property: string): Dimension[] =>
   (Object.keys(BUCKETS) as Bucket[]).map((bucket) => timeDimension(bucket, property));
 
 /**
  * A single-valued link as a group dimension: the linked node with the lowest `id` (§7), picked
  * from a pattern comprehension (a third cheaper per row than a sorted `COLLECT` subquery).
  */
-export const linkDimension = (name: string, field: string, pattern: string, target: string): Dimension => ({
+const linkDimension = (name: string, field: string, pattern: string, target: string): Dimension => ({
   name,
   field,
   value:
@@ -118,12 +120,35 @@ export const linkDimension = (name: string, field: string, pattern: string, targ
 });
 
 /** An indexed property's value as a dimension. */
-export const propertyDimension = (name: string, field: string, v: string, property: string): Dimension => ({
+const propertyDimension = (name: string, field: string, v: string, property: string): Dimension => ({
   name,
   field,
   value: `${v}.${property}`,
   indexed: property,
 });
+
+/** A dimension row of the domain table as the dimensions it names, for the rows `v` of `type`. */
+function dimensionsOf(type: ElementType, v: string, row: DimensionRow): Dimension[] {
+  if ("timeBucketsOf" in row) return timeDimensions(`${v}.${row.timeBucketsOf}`);
+  if ("property" in row) return [propertyDimension(row.by, row.property, v, row.property)];
+  const link = DOMAIN[type].links[row.link];
+  if (link?.kind !== "single") throw new Error(`${type}: the dimension ${row.by} names no single link`);
+  const target = DOMAIN[link.to].v;
+  return [linkDimension(row.by, row.link, linkPattern(link, v, target), target)];
+}
+
+/** The group list of `type`, from the domain table; the table gives it one. */
+export function groupListOf(type: ElementType): GroupList {
+  const groups = DOMAIN[type].groups;
+  if (groups === undefined) throw new Error(`${type} has no group list`);
+  const list = listOf(type);
+  return {
+    list,
+    type: groups.type,
+    dimensions: groups.dimensions.flatMap((row) => dimensionsOf(type, list.v, row)),
+    stats: groups.stats,
+  };
+}
 
 /** A property's numeric value, read once per row for its NumberStats (a value of another type is left out). */
 const statsValue = (v: string, property: string) =>

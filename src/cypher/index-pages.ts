@@ -2,7 +2,7 @@
 // direction, from a cursor's position when there is one, with the rows without a servable value
 // after it by `id`. lists.ts chooses the read; connections page with the same reads.
 import { positionId, positionValue } from "./cursor.js";
-import type { ElementList } from "./domain.js";
+import type { ElementList } from "./element-lists.js";
 import { seekOf } from "./filters.js";
 import { isServable, orderBy, servableBounds, valueOf, type ListOrder } from "./order.js";
 import { call, where } from "./text.js";

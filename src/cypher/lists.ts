@@ -2,10 +2,11 @@
 // one parent node, a lookup by id and a single-valued link. A root list's statement is built for
 // each request from the arguments it gives: its one start, its filters, its cursor's seek.
 import { comesAfter, keyedComesAfter } from "./cursor.js";
-import type { ElementList } from "./domain.js";
+import type { ElementList } from "./element-lists.js";
 import { conditionsOf } from "./filters.js";
 import { instantPage, POSITION, valuePage, type Page } from "./index-pages.js";
-import { listOrder, orderBy, type ElementType, type ListOrder } from "./order.js";
+import type { ElementType } from "../domain/table.js";
+import { listOrder, orderBy, type ListOrder } from "./order.js";
 import { given, givenOf, type FieldRequest } from "./request.js";
 import { searchOf, searchStart, type Search } from "./search.js";
 import { lines, where } from "./text.js";

@@ -1,7 +1,8 @@
-// The nested fields of the element types (contract §7): the links each reads from a node, as the
-// compiler (compile.ts) writes them into a request's query. Patterns are written for the names the
-// compiler gives: the node at hand (`from`) and the field's own rows (`to`).
-import type { ElementType } from "./order.js";
+// The nested fields of the element types (contract §7): the links of the domain table
+// (src/domain/table.ts) as the compiler (compile.ts) writes them into a request's query. Patterns
+// are written for the names the compiler gives: the node at hand (`from`) and the field's own rows
+// (`to`).
+import { DOMAIN, ELEMENT_TYPES, type ElementType, type Link } from "../domain/table.js";
 
 /** One nested field: a single link, a list or a connection, and the pattern from a node to its rows. */
 export interface NestedField {
@@ -13,58 +14,46 @@ export interface NestedField {
   pattern: (from: string, to: string) => string;
 }
 
-const link = (type: ElementType, v: string, pattern: NestedField["pattern"]): NestedField => ({
-  kind: "link",
-  type,
-  v,
-  pattern,
-});
+const quoted = (text: string) => `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
 
-/** A list and its connection (`decisions`, `decisionsConnection`): the same rows. */
-const rows = (field: string, type: ElementType, v: string, pattern: NestedField["pattern"]) => ({
-  [field]: { kind: "list", type, v, pattern } satisfies NestedField,
-  [`${field}Connection`]: { kind: "connection", type, v, pattern } satisfies NestedField,
-});
+/** The relationship of `link` as seen from the node at its `direction`'s start (`-[:ABOUT]->`) or end. */
+export const arrow = (link: Link, direction: Link["direction"] = link.direction): string =>
+  direction === "out" ? `-[:${link.relationship}]->` : `<-[:${link.relationship}]-`;
 
-const on = (owner: string, fields: Record<string, NestedField>): Record<string, NestedField> =>
-  Object.fromEntries(Object.entries(fields).map(([field, nested]) => [`${owner}.${field}`, nested]));
+/** The pattern from node `from` along `link` to its targets `to` (`(d)-[:ABOUT]->(t:Topic)`). */
+export function linkPattern(link: Link, from: string, to: string): string {
+  const only =
+    link.only === undefined
+      ? ""
+      : ` {${Object.entries(link.only)
+          .map(([property, value]) => `${property}: ${quoted(value)}`)
+          .join(", ")}}`;
+  return `(${from})${arrow(link)}(${to}:${link.to}${only})`;
+}
+
+/** The fields a link gives its element type: a single link's one, a list's list and connection. */
+function fieldsOf(field: string, link: Link): [string, NestedField][] {
+  const nested = (kind: NestedField["kind"]): NestedField => ({
+    kind,
+    type: link.to,
+    v: DOMAIN[link.to].v,
+    pattern: (from, to) => linkPattern(link, from, to),
+  });
+  if (link.kind === "single") return [[field, nested("link")]];
+  return [
+    [field, nested("list")],
+    [`${field}Connection`, nested("connection")],
+  ];
+}
 
 /** Every nested field by `Type.field`. A single link with several targets serves the lowest `id` (§7). */
-export const NESTED_FIELDS: Readonly<Record<string, NestedField>> = {
-  ...on("Decision", {
-    decidedBy: link("Person", "p", (from, to) => `(${from})-[:DECIDED_BY]->(${to}:Person)`),
-    topic: link("Topic", "t", (from, to) => `(${from})-[:ABOUT]->(${to}:Topic)`),
-  }),
-  ...on("Commitment", {
-    owner: link("Person", "p", (from, to) => `(${from})<-[:COMMITTED_TO]-(${to}:Person)`),
-    decision: link("Decision", "d", (from, to) => `(${from})-[:FOLLOWS_FROM]->(${to}:Decision)`),
-  }),
-  ...on("Feature", {
-    owner: link("Person", "p", (from, to) => `(${from})<-[:OWNS]-(${to}:Person)`),
-    ...rows("requestedBy", "Customer", "c", (from, to) => `(${from})<-[:REQUESTED]-(${to}:Customer)`),
-  }),
-  ...on("Disagreement", {
-    topic: link("Topic", "t", (from, to) => `(${from})-[:ABOUT]->(${to}:Topic)`),
-    ...rows("participants", "Person", "p", (from, to) => `(${from})<-[:PARTICIPATED_IN]-(${to}:Person)`),
-  }),
-  ...on("Topic", {
-    ...rows("decisions", "Decision", "d", (from, to) => `(${from})<-[:ABOUT]-(${to}:Decision)`),
-    ...rows("disagreements", "Disagreement", "g", (from, to) => `(${from})<-[:ABOUT]-(${to}:Disagreement)`),
-  }),
-  ...on("Person", {
-    ...rows("decisionsMade", "Decision", "d", (from, to) => `(${from})<-[:DECIDED_BY]-(${to}:Decision)`),
-    // `openCommitments` are the person's commitments with status OPEN (§7).
-    ...rows(
-      "openCommitments",
-      "Commitment",
-      "c",
-      (from, to) => `(${from})-[:COMMITTED_TO]->(${to}:Commitment {status: 'OPEN'})`,
+export const NESTED_FIELDS: Readonly<Record<string, NestedField>> = Object.fromEntries(
+  ELEMENT_TYPES.flatMap((type) =>
+    Object.entries(DOMAIN[type].links).flatMap(([field, link]) =>
+      fieldsOf(field, link).map(([name, nested]) => [`${type}.${name}`, nested] as const),
     ),
-  }),
-  ...on("Customer", {
-    ...rows("requestedFeatures", "Feature", "f", (from, to) => `(${from})-[:REQUESTED]->(${to}:Feature)`),
-  }),
-};
+  ),
+);
 
 /**
  * The single-valued links as `npm run graph:check` reads them: the pattern from the node (`this`)

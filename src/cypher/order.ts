@@ -1,8 +1,9 @@
 // The orders of lists (contract §7): each element type's own order, and those `orderBy` chooses
-// (v1 additions, part 2). An order is data — the property, the kind of value it holds, the
-// direction — rendered by the functions below and by the list reads (lists.ts) and cursors
+// (v1 additions, part 2), as the domain table names them (src/domain/table.ts). An order is data
+// — the property, the kind of value it holds, the direction — rendered by the functions below and by the list reads (lists.ts) and cursors
 // (cursor.ts). Rows without a servable value (values.ts) come last in both directions, by `id`;
 // every order ends with the `id` tie-break, ascending, so it is total.
+import { DOMAIN, ELEMENT_TYPES, propertyType, type Direction, type ElementType } from "../domain/table.js";
 import {
   servableDate,
   servableDateBounds,
@@ -16,40 +17,35 @@ import {
 /** What an ordered property holds (contract §8's types). */
 export type ValueKind = "instant" | "date" | "text" | "number";
 
-/** The properties each element type can be ordered by, by their `…OrderField` enum value. */
-const ORDER_FIELDS = {
-  Decision: {
-    DECIDED_AT: ["decidedAt", "instant"],
-    REGRET_SCORE: ["regretScore", "number"],
-    EXECUTION_GAP_DAYS: ["executionGapDays", "number"],
-    TITLE: ["title", "text"],
-  },
-  Disagreement: { RAISED_AT: ["raisedAt", "instant"], RESOLVED_AT: ["resolvedAt", "instant"] },
-  // Open commitments have no `orderBy`; their own order is named like the others.
-  Commitment: { DUE_ON: ["dueOn", "date"] },
-  Feature: { NAME: ["name", "text"], SHIPPED_ON: ["shippedOn", "date"] },
-  Topic: { NAME: ["name", "text"] },
-  Customer: { NAME: ["name", "text"] },
-  Person: { NAME: ["name", "text"] },
-} as const satisfies Record<string, Record<string, readonly [string, ValueKind]>>;
-
-export type ElementType = keyof typeof ORDER_FIELDS;
-
-/** Every element type of a list, and so of a cursor. */
-export const ELEMENT_TYPES = Object.keys(ORDER_FIELDS) as ElementType[];
-
-type Direction = "ASC" | "DESC";
-
-/** Each element type's own order (contract §7): what a list answers without `orderBy`. */
-const OWN_ORDERS: Record<ElementType, [field: string, direction: Direction]> = {
-  Decision: ["DECIDED_AT", "DESC"],
-  Disagreement: ["RAISED_AT", "DESC"],
-  Commitment: ["DUE_ON", "ASC"],
-  Feature: ["NAME", "ASC"],
-  Topic: ["NAME", "ASC"],
-  Customer: ["NAME", "ASC"],
-  Person: ["NAME", "ASC"],
+/** The kind of value each stored type orders as. */
+const KINDS: Readonly<Record<string, ValueKind>> = {
+  DateTime: "instant",
+  Date: "date",
+  String: "text",
+  ID: "text",
+  Int: "number",
+  Float: "number",
 };
+
+/** The properties each element type can be ordered by, by their `…OrderField` enum value (the domain table's orders). */
+const ORDER_FIELDS = Object.fromEntries(
+  ELEMENT_TYPES.map((type) => {
+    const { orders, properties } = DOMAIN[type];
+    const fields = Object.entries(orders).map(([field, property]) => {
+      const stored = properties[property];
+      const kind = stored === undefined ? undefined : KINDS[propertyType(stored).name];
+      if (kind === undefined) throw new Error(`${type}: the order ${field} names no orderable property`);
+      return [field, [property, kind] as const];
+    });
+    return [type, Object.fromEntries(fields)];
+  }),
+) as Readonly<Record<ElementType, Readonly<Record<string, readonly [string, ValueKind]>>>>;
+
+/** Each element type's own order (contract §7): what a list answers without `orderBy`, the table's first. */
+const ownOrder = (type: ElementType): [field: string, direction: Direction] => [
+  Object.keys(DOMAIN[type].orders)[0] ?? "",
+  DOMAIN[type].ownDirection,
+];
 
 /** One order of a list of `type`. */
 export interface ListOrder {
@@ -72,12 +68,12 @@ export interface ListOrder {
  * that order, with its cursors.
  */
 export function listOrder(type: ElementType, orderBy?: unknown): ListOrder {
-  const [ownField, ownDirection] = OWN_ORDERS[type];
+  const [ownField, ownDirection] = ownOrder(type);
   const chosen = (orderBy ?? {}) as { field?: unknown; direction?: unknown };
   const field = typeof chosen.field === "string" ? chosen.field : ownField;
   const direction =
     chosen.direction === "ASC" || chosen.direction === "DESC" ? chosen.direction : ownDirection;
-  const fields: Readonly<Record<string, readonly [string, ValueKind]>> = ORDER_FIELDS[type];
+  const fields = ORDER_FIELDS[type];
   const known = fields[field];
   if (known === undefined) throw new Error(`${type} has no order field ${field}`);
   const own = field === ownField && direction === ownDirection;
@@ -95,7 +91,7 @@ export function listOrder(type: ElementType, orderBy?: unknown): ListOrder {
 export function orderOfTag(type: ElementType, tag: string): ListOrder | undefined {
   if (tag === type) return listOrder(type);
   const [tagType, field, direction] = tag.split("/");
-  const fields: Readonly<Record<string, unknown>> = ORDER_FIELDS[type];
+  const fields = ORDER_FIELDS[type];
   if (
     tagType !== type ||
     field === undefined ||

@@ -5,11 +5,7 @@
 // reaches Lucene's query syntax: the index is asked with patterns built here from letters and
 // digits alone, and the exact rule is a regular expression built here too, read as a parameter.
 
-/** The full-text index of a list's rows and the properties it holds. */
-export interface SearchIndex {
-  name: string;
-  properties: readonly string[];
-}
+import type { SearchIndex } from "../domain/table.js";
 
 /** What separates words (contract §7): anything but a letter or a digit; a combining mark belongs to its letter. */
 const WORD_SEPARATORS = /[^\p{L}\p{N}\p{M}]+/u;

@@ -1,8 +1,9 @@
 // Where a read of a root list's rows starts when it needs them all (a count, groups): one parent
 // node's relationships, one filter's range index, or the whole label. Only the request's own
 // arguments decide, when its statement is built: the Cypher holds one read.
-import type { ElementList } from "./domain.js";
-import { conditionsOf, isGiven, seekOf, type Filter } from "./filters.js";
+import type { ElementList } from "./element-lists.js";
+import type { Filter } from "../domain/table.js";
+import { conditionsOf, isGiven, seekOf } from "./filters.js";
 import { searchStart, type Search } from "./search.js";
 import { where, whereAny } from "./text.js";
 

@@ -2,7 +2,8 @@ import { GraphQLError, getNamedType } from "graphql";
 import type { ErrorCode } from "../errors/catalogue.js";
 import { LIMITS } from "../contract.js";
 import { decodeCursor } from "../cypher/cursor.js";
-import { ELEMENT_TYPES, listOrder, type ElementType } from "../cypher/order.js";
+import { listOrder } from "../cypher/order.js";
+import { ELEMENT_TYPES, type ElementType } from "../domain/table.js";
 import type { OperationPlan } from "./operation-plan.js";
 import type { PreExecutionStage } from "./pre-execution.js";
 

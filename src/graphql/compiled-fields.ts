@@ -5,7 +5,7 @@ import { getNullableType, isListType, Kind, parse, type GraphQLSchema, type Stri
 import { LRUCache } from "lru-cache";
 import { compileRootField, type CompiledQuery, type RootStatement } from "../cypher/compile.js";
 import { NESTED_FIELDS } from "../cypher/nested.js";
-import { ELEMENT_TYPES } from "../cypher/order.js";
+import { ELEMENT_TYPES } from "../domain/table.js";
 import { STATEMENT_BUILDERS } from "../cypher/statements.js";
 import type { StatementBuilder } from "../cypher/request.js";
 import type { QueryRunner } from "../neo4j/runner.js";

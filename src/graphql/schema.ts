@@ -9,7 +9,7 @@ import { compileRootFields, rootStatements } from "./compiled-fields.js";
 import { StrictDate } from "./strict-date.js";
 import { guardStoredValues } from "./stored-values.js";
 import { writeCursors } from "./cursors.js";
-import { ELEMENT_TYPES } from "../cypher/order.js";
+import { ELEMENT_TYPES } from "../domain/table.js";
 import { checkNeo4jVersion } from "../neo4j/version.js";
 import { executeDocument } from "./translate.js";
 
