@@ -108,7 +108,7 @@ describe("the domain table (src/domain/table.ts)", () => {
         orders: { ...row.orders, TEAM: "team" },
         list: row.list && {
           ...row.list,
-          filters: [{ kind: "equals", property: "email", argument: "email" }],
+          filters: [...row.list.filters, { kind: "equals", property: "email", argument: "email" }],
         },
       }));
       const problems = indexProblems(statements, table);
