@@ -92,6 +92,8 @@ export async function createApp({
 
   const app = express();
   app.disable("x-powered-by");
+  // An answer to a POST is never revalidated: hashing every response body for an ETag is waste.
+  app.disable("etag");
   app.use(assignRequestId);
   app.use(healthRoutes(readiness));
   if (metricsOnPublicPort) app.use(metricsRoute(metrics));
@@ -135,13 +137,19 @@ export async function createApp({
   return { app, stop: () => graphql.stop() };
 }
 
+/**
+ * Why a response's signal is aborted. Given a reason, `abort()` builds no `DOMException` (with its
+ * stack trace), which it would for every request: 0.06 ms each in the wide query's profile.
+ */
+const RESPONSE_OVER = "the response is over";
+
 /** A signal aborted once the response is over: sent, or its connection gone. */
 function whenDone(res: Response): AbortSignal {
   const done = new AbortController();
-  if (res.closed) done.abort();
+  if (res.closed) done.abort(RESPONSE_OVER);
   else
     res.once("close", () => {
-      done.abort();
+      done.abort(RESPONSE_OVER);
     });
   return done.signal;
 }

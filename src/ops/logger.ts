@@ -7,14 +7,20 @@ import type { RequestLogEntry } from "./request-log.js";
  * collectors), or coloured lines through pino-pretty (`pretty`, for a developer's terminal).
  */
 export function createLogger(settings: { level: LogLevel; format: LogFormat }): Logger {
-  return pino({
+  const options = {
     level: settings.level,
     base: { app: "kg-graphql" },
     timestamp: pino.stdTimeFunctions.isoTime,
-    ...(settings.format === "pretty" && {
+  };
+  if (settings.format === "pretty")
+    return pino({
+      ...options,
       transport: { target: "pino-pretty", options: { colorize: true, singleLine: true, ignore: "app" } },
-    }),
-  });
+    });
+  // Written asynchronously: lines logged while a write is under way go out together in the next
+  // one, instead of a blocking write(2) per request line (0.17 ms a request in the wide query's
+  // profile). pino flushes what is left synchronously when the process exits.
+  return pino(options, pino.destination({ dest: 1, sync: false }));
 }
 
 /** A request's line: failures the service owns (5xx) at error level, everything else at info. */
