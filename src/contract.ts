@@ -20,6 +20,8 @@ export const LIMITS = {
   listLimit: { min: 1, max: 100, default: 20 },
   /** `search`, in Unicode code points (§7, v1 additions part 2). */
   searchCharacters: 200,
+  /** One `where` argument (§7, v1 additions part 3): operators in all, link levels, values of an `in`. */
+  where: { operators: 30, linkLevels: 4, inValues: 100 },
 } as const;
 
 /** Defaults of what an operator may set (contract §2, §4, §6, §12). */

@@ -24,12 +24,19 @@ import {
 import neo4j from "neo4j-driver";
 import { cypherArguments } from "./arguments.js";
 import { nestedConnection } from "./connections.js";
-import { ELEMENT_TYPES } from "../domain/table.js";
+import { ELEMENT_TYPES, type ElementType } from "../domain/table.js";
 import { listOrder, orderBy } from "./order.js";
 import { pageSize } from "./lists.js";
 import { NESTED_FIELDS } from "./nested.js";
 import type { FieldRequest, Selection, StatementBuilder } from "./request.js";
-import { indent, lines, renameParameters } from "./text.js";
+import { indent, lines, renameParameters, whereAny } from "./text.js";
+import { requestedWhere } from "./where.js";
+
+/** The `where` condition of a list field's request on its rows `v`, as a list of none or one. */
+const kept = (type: ElementType, v: string, request: FieldRequest): string[] => {
+  const condition = requestedWhere(type, v, request);
+  return condition === undefined ? [] : [condition];
+};
 
 /** A query as the runner sends it. */
 export interface CompiledQuery {
@@ -193,6 +200,7 @@ function nodeValue(
             `MATCH ${pattern}`,
             // Duplicate relationships count once (§7).
             `WITH DISTINCT ${target}`,
+            ...whereAny(kept(nested.type, target, request)),
             `RETURN ${nodeValue(compilation, target, named, child)}`,
             `ORDER BY ${orderBy(target, order)}`,
             `LIMIT ${pageSize(request, "limit")}`,

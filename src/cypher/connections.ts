@@ -13,6 +13,7 @@ import type { ElementType } from "../domain/table.js";
 import { orderBy, type ListOrder } from "./order.js";
 import { given, selects, type FieldRequest } from "./request.js";
 import { call, lines } from "./text.js";
+import { requestedWhere } from "./where.js";
 
 /** How a nested connection names its variables apart from its parent query's (compile.ts). */
 export type Names = (base: string) => string;
@@ -104,7 +105,8 @@ export function nestedConnection(
   const [position, every, rows, n] = [names(POSITION), names("every"), names("rows"), names("n")];
   const order = requestedOrder(type, request);
   // Duplicate relationships count once (§7).
-  const sorted = `COLLECT { MATCH ${pattern} WITH DISTINCT ${v} RETURN ${v} ORDER BY ${orderBy(v, order)} }`;
+  const kept = requestedWhere(type, v, request);
+  const sorted = `COLLECT { MATCH ${pattern} WITH DISTINCT ${v}${kept === undefined ? "" : ` WHERE ${kept}`} RETURN ${v} ORDER BY ${orderBy(v, order)} }`;
   // Without a cursor the page's rows are all of them: the map cuts the page and sees whether more follow.
   if (!given(request, "after"))
     return `[${rows} IN [${sorted}] | ${connectionMap(order, request, rows, `size(${rows})`, n)}][0]`;

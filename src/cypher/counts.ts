@@ -4,12 +4,18 @@ import type { ElementList } from "./element-lists.js";
 import { givenArguments, requestedSearch } from "./lists.js";
 import type { FieldRequest } from "./request.js";
 import { readRows } from "./starts.js";
+import { requestedWhere } from "./where.js";
 
 /**
  * Clauses returning `total`, the count of the rows the request's filters keep. `count(v)`, not
  * `DISTINCT`: an index seek and a parent's `WITH DISTINCT` give each node once.
  */
 export function countRows(list: ElementList, request: FieldRequest): string[] {
-  const { clauses } = readRows(list, givenArguments(list, request), requestedSearch(list, request));
+  const { clauses } = readRows(
+    list,
+    givenArguments(list, request),
+    requestedSearch(list, request),
+    requestedWhere(list.type, list.v, request),
+  );
   return [...clauses, `RETURN count(${list.v}) AS total`];
 }

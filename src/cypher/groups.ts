@@ -8,6 +8,7 @@ import { givenArguments, pageSize } from "./lists.js";
 import { linkPattern } from "./nested.js";
 import { selects, type FieldRequest } from "./request.js";
 import { readRows } from "./starts.js";
+import { requestedWhere } from "./where.js";
 import { lines } from "./text.js";
 import { isServableInstant, numberOrNull } from "./values.js";
 
@@ -195,14 +196,19 @@ export function groups(group: GroupList, request: FieldRequest): string {
   const given = givenArguments(list, request);
   const [only] = dimensions;
   const reads = dimensions.flatMap((d) => (d.reads === undefined ? [] : [`${d.reads[1]} AS ${d.reads[0]}`]));
-  const rows = readRows(list, given);
+  const kept = requestedWhere(list.type, v, request);
+  const rows = readRows(list, given, undefined, kept);
   // An instant the read keeps servable only (a given day range's) is not checked again.
   const valueOf = (d: Dimension) =>
     d.servable !== undefined && rows.servableInstants.includes(d.servable.property)
       ? d.servable.value
       : d.value;
   const counted =
-    dimensions.length === 1 && only?.indexed !== undefined && given.size === 0 && stats.length === 0
+    dimensions.length === 1 &&
+    only?.indexed !== undefined &&
+    given.size === 0 &&
+    kept === undefined &&
+    stats.length === 0
       ? indexedCounts(list.type, v, only.field, only.indexed)
       : [
           ...rows.clauses,

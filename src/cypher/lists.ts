@@ -10,6 +10,7 @@ import { listOrder, orderBy, type ListOrder } from "./order.js";
 import { given, givenOf, type FieldRequest } from "./request.js";
 import { searchOf, searchStart, type Search } from "./search.js";
 import { lines, where } from "./text.js";
+import { requestedWhere } from "./where.js";
 
 export { POSITION, type Page } from "./index-pages.js";
 
@@ -51,9 +52,11 @@ export function rootPage(list: ElementList, request: FieldRequest, page: Page): 
   const { type, v, parent } = list;
   const order = requestedOrder(type, request);
   const search = requestedSearch(list, request);
+  const kept = requestedWhere(type, v, request);
   const conditions = [
     ...list.filters.flatMap((filter) => conditionsOf(v, filter, given)),
     ...(search === undefined ? [] : [search.condition]),
+    ...(kept === undefined ? [] : [kept]),
   ];
   const filters = [...conditions, ...(page.after ? [comesAfter(v, order, POSITION)] : [])];
   if (search?.query !== undefined && !(parent !== undefined && given.has(parent.argument))) {

@@ -26,7 +26,12 @@ export interface RowsRead {
  * is when the start's own read is exact and alone (an index count then costs what a bare `count`
  * does).
  */
-export function readRows(list: ElementList, given: ReadonlySet<string>, search?: Search): RowsRead {
+export function readRows(
+  list: ElementList,
+  given: ReadonlySet<string>,
+  search?: Search,
+  kept?: string,
+): RowsRead {
   const { type: label, v, parent, filters } = list;
   const servableInstants = filters.flatMap((filter) =>
     filter.kind === "dayRange" && isGiven(filter, given) ? [`${v}.${filter.property}`] : [],
@@ -37,6 +42,7 @@ export function readRows(list: ElementList, given: ReadonlySet<string>, search?:
       .filter((filter) => !(exact && filter === start))
       .flatMap((filter) => conditionsOf(v, filter, given, filter === start)),
     ...(search === undefined ? [] : [search.condition]),
+    ...(kept === undefined ? [] : [kept]),
   ];
   if (parent !== undefined && given.has(parent.argument)) {
     return {

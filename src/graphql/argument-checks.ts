@@ -5,11 +5,12 @@ import { decodeCursor } from "../cypher/cursor.js";
 import { listOrder } from "../cypher/order.js";
 import { ELEMENT_TYPES, type ElementType } from "../domain/table.js";
 import type { OperationPlan } from "./operation-plan.js";
+import { whereBoundProblem } from "./where-bounds.js";
 import type { PreExecutionStage } from "./pre-execution.js";
 
 const { min: LIMIT_MIN, max: LIMIT_MAX } = LIMITS.listLimit;
 /** A list's `limit` and a connection's `first` (both 1..100), a connection's `after`, a group list's `by`, `search`. */
-const CHECKED = new Set(["limit", "first", "after", "by", "search"]);
+const CHECKED = new Set(["limit", "first", "after", "by", "search", "where"]);
 const SEARCH_MAX = LIMITS.searchCharacters;
 /** How many dimensions a group list's `by` names (contract §7). */
 const BY = { min: 1, max: 4 };
@@ -47,6 +48,18 @@ export function findArgumentViolations(plan: OperationPlan): GraphQLError[] {
         const length = Array.from(value).length;
         if (value.trim() === "") refuse(name, "must not be empty or blank");
         else if (length > SEARCH_MAX) refuse(name, `must be at most ${SEARCH_MAX} characters; got ${length}`);
+      } else if (name === "where") {
+        const type = getNamedType(field.args.find((arg) => arg.name === "where")?.type);
+        const element = type?.name.replace(/Where$/, "") as ElementType | undefined;
+        if (
+          value === null ||
+          value === undefined ||
+          element === undefined ||
+          !ELEMENT_TYPES.includes(element)
+        )
+          continue;
+        const problem = whereBoundProblem(element, value);
+        if (problem !== undefined) refuse(name, problem);
       } else if (name === "after") {
         const type = getNamedType(field.type).name.replace(/Connection$/, "") as ElementType;
         if (typeof value !== "string" || !ELEMENT_TYPES.includes(type)) continue;

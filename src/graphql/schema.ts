@@ -6,19 +6,24 @@ import { routing, type Driver } from "neo4j-driver";
 import type { QueryRunner } from "../neo4j/runner.js";
 import { projectRoot } from "../project-root.js";
 import { compileRootFields, rootStatements } from "./compiled-fields.js";
-import { StrictDate } from "./strict-date.js";
+import { StrictDate, StrictDateTime } from "./strict-date.js";
 import { guardStoredValues } from "./stored-values.js";
 import { writeCursors } from "./cursors.js";
 import { ELEMENT_TYPES } from "../domain/table.js";
+import { whereInputsSdl } from "../domain/where-inputs.js";
 import { checkNeo4jVersion } from "../neo4j/version.js";
 import { executeDocument } from "./translate.js";
 
 export const typeDefsDir = join(projectRoot, "typeDefs");
 
-/** The SDL files of `typeDefs/`, in name order. */
+/**
+ * The schema's SDL: the files of `typeDefs/` in name order, then the `where` inputs generated from
+ * the domain table (src/domain/where-inputs.ts).
+ */
 export async function readTypeDefs(): Promise<string[]> {
   const files = (await readdir(typeDefsDir)).filter((name) => name.endsWith(".graphql")).sort();
-  return Promise.all(files.map((name) => readFile(join(typeDefsDir, name), "utf8")));
+  const sdl = await Promise.all(files.map((name) => readFile(join(typeDefsDir, name), "utf8")));
+  return [...sdl, whereInputsSdl()];
 }
 
 export interface SchemaOptions {
@@ -60,7 +65,7 @@ export function library(typeDefs: string[], driver?: Driver): Neo4jGraphQL {
     ...(driver === undefined ? {} : { driver }),
     validate: false,
     // The library's own Date accepts whatever JavaScript's Date parses (contract §3 is stricter).
-    resolvers: { Date: StrictDate },
+    resolvers: { Date: StrictDate, DateTime: StrictDateTime },
   });
 }
 

@@ -1,5 +1,5 @@
 import { GraphQLError, GraphQLScalarType, Kind } from "graphql";
-import neo4j, { isDate, type Date as Neo4jDate } from "neo4j-driver";
+import neo4j, { isDate, isDateTime, type Date as Neo4jDate } from "neo4j-driver";
 
 const MONTHS = [
   "January",
@@ -78,5 +78,73 @@ export const StrictDate = new GraphQLScalarType<Neo4jDate<number>, string>({
     if (ast.kind !== Kind.STRING)
       throw new GraphQLError("Date must be a string of the form YYYY-MM-DD.", { nodes: ast });
     return parseDate(ast.value);
+  },
+});
+
+const INSTANT = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|([+-])(\d{2}):(\d{2}))$/;
+
+/**
+ * Why `value` is not a contract `DateTime` operand (§7 part 3: an ISO 8601 date and time with
+ * seconds, 0 to 9 fractional digits, `Z` or an offset), or `undefined` when it is one.
+ */
+export function instantProblem(value: string): string | undefined {
+  const match = INSTANT.exec(value);
+  const form = `DateTime ${shown(value)} is not of the form YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm)`;
+  if (match === null) return `${form}.`;
+  const [, day = "", hours, minutes, seconds, , , , offsetHours, offsetMinutes] = match;
+  const dayProblem = dateProblem(day);
+  if (dayProblem !== undefined) return `DateTime ${shown(value)}: ${dayProblem}`;
+  if (Number(hours) > 23 || Number(minutes) > 59 || Number(seconds) > 59)
+    return `${form}: no such time of day.`;
+  if (Number(offsetHours ?? 0) > 18 || Number(offsetMinutes ?? 0) > 59) return `${form}: no such offset.`;
+  return undefined;
+}
+
+/** A valid operand's instant as epoch milliseconds, digits beyond the millisecond truncated. */
+function epochMillis(value: string): number {
+  const [, day = "", hours, minutes, seconds, fraction = "", , sign, offsetHours, offsetMinutes] =
+    INSTANT.exec(value) ?? [];
+  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
+  const instant = new Date(0);
+  // setUTCFullYear, not Date.UTC: Date.UTC reads the years 0 to 99 as 1900 to 1999.
+  instant.setUTCFullYear(year, month - 1, date);
+  instant.setUTCHours(
+    Number(hours),
+    Number(minutes),
+    Number(seconds),
+    Number(fraction.padEnd(3, "0").slice(0, 3)),
+  );
+  const offset = (Number(offsetHours ?? 0) * 60 + Number(offsetMinutes ?? 0)) * 60_000;
+  return instant.getTime() - (sign === "-" ? -offset : offset);
+}
+
+function parseInstant(value: unknown): number {
+  if (typeof value !== "string")
+    throw new GraphQLError(
+      `DateTime must be an ISO 8601 string such as "2025-03-31T14:05:00Z"; got ${shown(value)}.`,
+    );
+  const problem = instantProblem(value);
+  if (problem !== undefined) throw new GraphQLError(problem);
+  return epochMillis(value);
+}
+
+/**
+ * The `DateTime` scalar. Written as the library writes it (ISO 8601 in UTC, three fractional
+ * digits); read strictly, as contract §7 part 3 says a `where` operand is, into the instant's epoch
+ * milliseconds: the instants a `where` compares to the millisecond, as served (src/cypher/where.ts).
+ */
+export const StrictDateTime = new GraphQLScalarType<number, string>({
+  name: "DateTime",
+  description: "A date and time, represented as an ISO-8601 string",
+  serialize(value) {
+    if (typeof value === "string") return new Date(value).toISOString();
+    if (isDateTime(value)) return new Date(value.toString()).toISOString();
+    throw new GraphQLError(`DateTime cannot represent value: ${String(value)}`);
+  },
+  parseValue: parseInstant,
+  parseLiteral(ast) {
+    if (ast.kind !== Kind.STRING)
+      throw new GraphQLError(`DateTime must be an ISO 8601 string such as "2025-03-31T14:05:00Z".`);
+    return parseInstant(ast.value);
   },
 });

@@ -36,9 +36,9 @@ export const sdlSchema = (typeDefs: readonly string[]): GraphQLSchema =>
 
 /** Arguments every root list, connection and group field has besides the table's filters. */
 const LIST_ARGUMENTS = {
-  list: ["limit", "orderBy", "search"],
-  connection: ["first", "after", "orderBy", "search"],
-  groups: ["by", "limit", "orderBy"],
+  list: ["limit", "orderBy", "search", "where"],
+  connection: ["first", "after", "orderBy", "search", "where"],
+  groups: ["by", "limit", "orderBy", "where"],
 } as const;
 
 /** The time buckets a `timeBucketsOf` row names in `by`. */
@@ -63,6 +63,13 @@ export function sdlProblems(schema: GraphQLSchema, table: Table): string[] {
   if (query === null || query === undefined) return ["the SDL has no Query type"];
   const rootFields = query.getFields();
   const tabledRoots: string[] = [];
+
+  /** `where` of a list field whose rows are `type`: the table's `…Where` of that type. */
+  const checkWhere = (where: string, field: GraphQLField<unknown, unknown>, type: ElementType) => {
+    const argument = field.args.find((a) => a.name === "where");
+    if (argument === undefined || String(argument.type) !== `${type}Where`)
+      problems.push(`${where}: no where: ${type}Where`);
+  };
 
   /** `orderBy`'s `field` enum of a field whose rows are `type`, against the table's orders. */
   const checkOrderBy = (where: string, field: GraphQLField<unknown, unknown>, type: ElementType) => {
@@ -108,7 +115,9 @@ export function sdlProblems(schema: GraphQLSchema, table: Table): string[] {
     );
     for (const field of nested) {
       const link = row.links[field.name.replace(/Connection$/, "")];
-      if (link !== undefined) checkOrderBy(`${type}.${field.name}`, field, link.to);
+      if (link === undefined) continue;
+      checkOrderBy(`${type}.${field.name}`, field, link.to);
+      if (link.kind === "list") checkWhere(`${type}.${field.name}`, field, link.to);
     }
 
     const { list, groups, lookup } = row;
@@ -132,6 +141,7 @@ export function sdlProblems(schema: GraphQLSchema, table: Table): string[] {
         filterArguments,
       );
       if (kind !== "groups") checkOrderBy(`Query.${name}`, field, type);
+      checkWhere(`Query.${name}`, field, type);
       return undefined;
     };
     if (list !== undefined) {

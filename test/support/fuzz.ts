@@ -59,16 +59,24 @@ const name = (g: Gen) =>
  * The JSON value a request sends for a variable of `type`: the literal's JSON when it has one (an
  * input object's fields each as their own value), else an odd one.
  */
-function variableValue(g: Gen, type: GraphQLInputType, mischief: boolean): unknown {
+function variableValue(g: Gen, type: GraphQLInputType, mischief: boolean, depth = 0): unknown {
   const named = getNamedType(type);
+  const nullable = isNonNullType(type) ? type.ofType : type;
+  // A list of input objects (`AND: [DecisionWhere!]`): its items as values, not GraphQL literals.
+  if (isListType(nullable) && isInputObjectType(named) && chance(g, 90))
+    return depth >= INPUT_DEPTH ? [] : [variableValue(g, nullable.ofType, mischief, depth + 1)];
   if (isInputObjectType(named) && !isListType(isNonNullType(type) ? type.ofType : type) && chance(g, 90)) {
     const value: Record<string, unknown> = {};
+    if (depth >= INPUT_DEPTH) return value;
     for (const field of Object.values(named.getFields()))
-      if ((isNonNullType(field.type) && field.defaultValue === undefined) || chance(g, 50))
-        value[field.name] = variableValue(g, field.type, mischief);
+      if (
+        (isNonNullType(field.type) && field.defaultValue === undefined) ||
+        chance(g, inputFieldChance(named))
+      )
+        value[field.name] = variableValue(g, field.type, mischief, depth + 1);
     return value;
   }
-  const text = literal(g, type, new Map(), mischief);
+  const text = literal(g, type, new Map(), mischief, depth);
   try {
     return JSON.parse(text);
   } catch {
@@ -76,31 +84,43 @@ function variableValue(g: Gen, type: GraphQLInputType, mischief: boolean): unkno
   }
 }
 
+/** How deep input objects nest: a `where` tree is recursive (`AND`, `NOT`, links). */
+const INPUT_DEPTH = 4;
+
+/**
+ * How likely an optional field of an input object is given, in percent: half of a small input's
+ * (`orderBy`), about two of a `where` tree's (a dozen fields, several of them trees again).
+ */
+const inputFieldChance = (input: { getFields: () => object }) =>
+  Math.min(50, Math.round(200 / Object.keys(input.getFields()).length));
+
 /** A literal for an argument of `type`: usually well typed, sometimes not, sometimes a variable. */
-function literal(g: Gen, type: GraphQLInputType, variables: Variables, mischief: boolean): string {
+function literal(g: Gen, type: GraphQLInputType, variables: Variables, mischief: boolean, depth = 0): string {
   if (chance(g, 10)) {
     const variable = `v${variables.size}`;
-    variables.set(variable, { type: typeName(type), value: variableValue(g, type, mischief) });
+    variables.set(variable, { type: typeName(type), value: variableValue(g, type, mischief, depth) });
     return `$${variable}`;
   }
   if (mischief && chance(g, 10))
     return pick(g, ["null", "1", '"s"', "true", "[1]", "{a: 1}", "ENUM", "-0", "1e999"]);
   const named = getNamedType(type);
-  if (isListType(isNonNullType(type) ? type.ofType : type))
-    return `[${literal(g, named, variables, mischief)}]`;
+  const nullable = isNonNullType(type) ? type.ofType : type;
+  // The item's own type, non-null included: a variable standing for an item is declared with it.
+  if (isListType(nullable)) return `[${literal(g, nullable.ofType, variables, mischief, depth)}]`;
   if (isEnumType(named))
     return pick(
       g,
       named.getValues().map((value) => value.name),
     );
   if (isInputObjectType(named)) {
+    if (depth >= INPUT_DEPTH) return "{}";
     // Required fields (usually), optional ones sometimes: `orderBy: {field: TITLE, direction: ASC}`.
     const fields = Object.values(named.getFields()).filter((field) =>
       isNonNullType(field.type) && field.defaultValue === undefined
         ? !mischief || chance(g, 90)
-        : chance(g, 50),
+        : chance(g, inputFieldChance(named)),
     );
-    return `{${fields.map((field) => `${field.name}: ${literal(g, field.type, variables, mischief)}`).join(", ")}}`;
+    return `{${fields.map((field) => `${field.name}: ${literal(g, field.type, variables, mischief, depth + 1)}`).join(", ")}}`;
   }
   switch (named.name) {
     case "Int":
@@ -118,6 +138,16 @@ function literal(g: Gen, type: GraphQLInputType, variables: Variables, mischief:
         mischief
           ? pick(g, ["2024-02-30", "2025-13-01", " 2025-01-01", "0000-01-01", "2025-01-01T00:00:00Z"])
           : pick(g, ["2025-01-01", "2024-02-29", "1999-12-31"]),
+      );
+    case "DateTime":
+      return JSON.stringify(
+        mischief
+          ? pick(g, ["2025-03-31", "2025-03-31T14:05Z", "2025-02-30T00:00:00Z", "0000-01-01T00:00:00-01:00"])
+          : pick(g, [
+              "2025-03-31T14:05:00Z",
+              "2025-03-31T16:05:00.123456789+02:00",
+              "1999-12-31T23:59:59.999Z",
+            ]),
       );
     default:
       // Ids, and texts a `search` may hold: Lucene's syntax, accents, other scripts (issue 24).

@@ -1,0 +1,210 @@
+// `where` (contract §7, v1 additions part 3): a tree of conditions, rendered as one Cypher boolean
+// on a row. The tree is data the request gives; its values stay in the `$where` parameter and the
+// text reads them by path (`$where.AND[0].title.eq`), so the text follows the tree's shape alone.
+// Only what is given is rendered: `{}` and absent fields leave no trace.
+//
+// Every rendered condition is true or false, never null, so that `NOT` and `all` (`NOT EXISTS …
+// WHERE NOT …`) see what the contract says: a missing value (absent, null, or one §3 would report)
+// fails every operator but `isNull`, and `NOT` keeps its row. Each operator compares only a value
+// its type's test let through (`CASE WHEN x IS :: STRING … THEN x STARTS WITH $… ELSE false END`).
+import { DOMAIN, propertyType, type ElementType, type Link } from "../domain/table.js";
+import { linkPattern } from "./nested.js";
+import type { FieldRequest } from "./request.js";
+import { servableDate, servableInstant, servableNumber } from "./values.js";
+
+/** `x` holds a non-null value of Cypher's type `type` (`null IS :: STRING` alone is true). */
+const isA = (x: string, type: string) => `${x} IS NOT NULL AND ${x} IS :: ${type}`;
+
+/**
+ * `test` on `x` once `x` is known to hold a value of `type`. Cypher does not promise to evaluate
+ * `AND` left to right: `x % 1` on a string, or the epoch of an instant of the year 999,999,999, would
+ * fail the query; `CASE` decides in order.
+ */
+const onlyIf = (x: string, type: string, test: string) =>
+  `CASE WHEN ${isA(x, type)} THEN ${test} ELSE false END`;
+
+/** The test that a stored value of each type is present and servable (§3), by the type's name: true or false. */
+const PRESENT: Readonly<Record<string, (x: string) => string>> = {
+  ID: (x) => isA(x, "STRING"),
+  String: (x) => isA(x, "STRING"),
+  Boolean: (x) => isA(x, "BOOLEAN"),
+  Int: (x) => onlyIf(x, "INTEGER | FLOAT", `-2147483648 <= ${x} <= 2147483647 AND ${x} % 1 = 0`),
+  Float: (x) => onlyIf(x, "INTEGER | FLOAT", servableNumber(x)),
+  Date: (x) => onlyIf(x, "DATE", servableDate(x)),
+  DateTime: (x) => onlyIf(x, "ZONED DATETIME", servableInstant(x)),
+};
+
+/**
+ * An enum's stored value: a string. One outside the enum equals no operand (every operand is one of
+ * its values, and enum filters have only `eq` and `in`), so it fails both and `NOT` keeps its row.
+ */
+const ENUM_PRESENT = (x: string) => isA(x, "STRING");
+
+const COMPARISONS: Readonly<Record<string, string>> = {
+  eq: "=",
+  lt: "<",
+  lte: "<=",
+  gt: ">",
+  gte: ">=",
+  in: "IN",
+  startsWith: "STARTS WITH",
+  endsWith: "ENDS WITH",
+  contains: "CONTAINS",
+};
+
+/** A key of the `where` parameter, as Cypher reads it (`AND`, `in`, `all` are keywords). */
+const at = (path: string, key: string) => `${path}.\`${key}\``;
+
+const entriesOf = (value: unknown): [string, unknown][] =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+    ? Object.entries(value).filter(([, given]) => given !== null && given !== undefined)
+    : [];
+
+/** The conjunction of conditions; `undefined` (no condition) holds for every row. */
+function all(conditions: (string | undefined)[]): string | undefined {
+  const given = conditions.filter((condition) => condition !== undefined);
+  if (given.length === 0) return undefined;
+  return given.length === 1 ? given[0] : given.map((condition) => `(${condition})`).join(" AND ");
+}
+
+/** The state of one rendering: a number per link subquery, naming its variable apart. */
+interface Rendering {
+  /** The row variable's base for a link's targets (`d`), numbered apart. */
+  variable: (base: string) => string;
+}
+
+/**
+ * A filter input on the stored value `x` of GraphQL type `type`, its operators at `path`: each
+ * given operator must hold. `isNull: b` holds when the value's presence differs from `b`.
+ */
+function filterCondition(x: string, type: string, filter: unknown, path: string): string | undefined {
+  const present = (PRESENT[type] ?? ENUM_PRESENT)(x);
+  // Instants compare to the millisecond as served: the operand is its epoch milliseconds (strict-date.ts).
+  const value = type === "DateTime" ? `${x}.epochMillis` : x;
+  return all(
+    entriesOf(filter).map(([operator]) => {
+      if (operator === "isNull") return `(${present}) <> ${at(path, operator)}`;
+      const comparison = COMPARISONS[operator];
+      if (comparison === undefined) throw new Error(`no where operator ${operator}`);
+      // Compared only once present: a value of another type never reaches the comparison.
+      return `CASE WHEN ${present} THEN ${value} ${comparison} ${at(path, operator)} ELSE false END`;
+    }),
+  );
+}
+
+/** A count's filter (`count: IntFilter`): a count is never missing. */
+function countCondition(count: string, filter: unknown, path: string): string | undefined {
+  return all(
+    entriesOf(filter).map(([operator]) => {
+      if (operator === "isNull") return `NOT ${at(path, operator)}`;
+      const comparison = COMPARISONS[operator];
+      if (comparison === undefined) throw new Error(`no count operator ${operator}`);
+      return `${count} ${comparison} ${at(path, operator)}`;
+    }),
+  );
+}
+
+/**
+ * A single link's condition: the target §7 serves (the lowest `id`) exists and matches. `{}` still
+ * asks that it exists.
+ */
+function singleLinkCondition(
+  v: string,
+  link: Link,
+  where: unknown,
+  path: string,
+  rendering: Rendering,
+): string {
+  const t = rendering.variable(DOMAIN[link.to].v);
+  const condition = whereOf(link.to, t, where, path, rendering);
+  return [
+    `EXISTS { MATCH ${linkPattern(link, v, t)}`,
+    `WITH ${t} ORDER BY ${t}.id LIMIT 1`,
+    ...(condition === undefined ? [] : [`WITH ${t} WHERE ${condition}`]),
+    `RETURN ${t} }`,
+  ].join(" ");
+}
+
+/**
+ * A to-many link's conditions on all its targets (distinct, as the nested list of that name):
+ * `some` and `none` an existence test that stops at the first deciding target, `all` the absence of
+ * a target failing it, `count` a count that collects nothing.
+ */
+function linksCondition(v: string, link: Link, links: unknown, path: string, rendering: Rendering) {
+  return all(
+    entriesOf(links).map(([form, where]) => {
+      const t = rendering.variable(DOMAIN[link.to].v);
+      const pattern = linkPattern(link, v, t);
+      const formPath = at(path, form);
+      if (form === "count")
+        return countCondition(`COUNT { MATCH ${pattern} RETURN DISTINCT ${t} }`, where, formPath);
+      const condition = whereOf(link.to, t, where, formPath, rendering);
+      const exists = (test: string | undefined) =>
+        `EXISTS { MATCH ${pattern}${test === undefined ? "" : ` WHERE ${test}`} }`;
+      switch (form) {
+        case "some":
+          return exists(condition);
+        case "none":
+          return `NOT ${exists(condition)}`;
+        case "all":
+          return condition === undefined ? undefined : `NOT ${exists(`NOT (${condition})`)}`;
+        default:
+          throw new Error(`no link form ${form}`);
+      }
+    }),
+  );
+}
+
+/** A `…Where` of `type` on row `v`, its values at `path`; `undefined` when it holds for every row. */
+function whereOf(type: ElementType, v: string, where: unknown, path: string, rendering: Rendering) {
+  const row = DOMAIN[type];
+  return all(
+    entriesOf(where).map(([field, value]): string | undefined => {
+      const fieldPath = at(path, field);
+      if (field === "AND" || field === "OR") {
+        const items = Array.isArray(value) ? value : [];
+        const conditions = items.map((item, index) =>
+          whereOf(type, v, item, `${fieldPath}[${String(index)}]`, rendering),
+        );
+        if (field === "AND") return items.length === 0 ? undefined : all(conditions);
+        // One condition that always holds makes the OR hold; none given never holds.
+        if (conditions.some((condition) => condition === undefined)) return undefined;
+        return conditions.length === 0
+          ? "false"
+          : conditions.map((condition) => `(${condition})`).join(" OR ");
+      }
+      if (field === "NOT") {
+        const condition = whereOf(type, v, value, fieldPath, rendering);
+        return condition === undefined ? "false" : `NOT (${condition})`;
+      }
+      const stored = row.properties[field];
+      if (stored !== undefined)
+        return filterCondition(`${v}.${field}`, propertyType(stored).name, value, fieldPath);
+      const link = row.links[field];
+      if (link === undefined) throw new Error(`${type} has no where field ${field}`);
+      return link.kind === "single"
+        ? singleLinkCondition(v, link, value, fieldPath, rendering)
+        : linksCondition(v, link, value, fieldPath, rendering);
+    }),
+  );
+}
+
+/**
+ * The condition a `where` argument (as GraphQL coerced it, its values read from `parameter`) puts
+ * on row `v` of `type`, or `undefined` when it keeps every row (absent, null or `{}`). Link
+ * subqueries name their rows `<v>w1`, `<v>w2`… apart from every other variable of the query.
+ */
+export function whereCondition(
+  type: ElementType,
+  v: string,
+  where: unknown,
+  parameter = "$where",
+): string | undefined {
+  let next = 0;
+  const rendering: Rendering = { variable: (base) => `${base}${v}w${String(++next)}` };
+  return whereOf(type, v, where, parameter, rendering);
+}
+
+/** The condition a list field's request puts on its rows `v` with its `where` argument, if any. */
+export const requestedWhere = (type: ElementType, v: string, request: FieldRequest): string | undefined =>
+  whereCondition(type, v, request.arguments.where);
