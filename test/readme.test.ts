@@ -116,7 +116,7 @@ describe("README and docs/: every example runs on the demo data", () => {
   });
 
   it("finds the examples of the README and of the query guide", () => {
-    expect(EXAMPLES.filter((example) => example.page === "README.md")).to.have.length(1);
+    expect(EXAMPLES.filter((example) => example.page === "README.md")).to.have.length(2);
     expect(EXAMPLES.filter((example) => example.page === "docs/queries.md")).to.have.length.of.at.least(8);
   });
 
