@@ -191,6 +191,40 @@ describe("query plans of the root list fields (EXPLAIN)", () => {
     }
   }
 
+  // Issue 34: a top-level `eq`, `in`, `startsWith` or range on an indexed property starts a count
+  // or a group from that property's index; a condition on a link reads only the rows' own links;
+  // pages keep their ordered read, with every `where` form on top.
+  it("starts totalCount and groups under a where from the index of its top-level condition", async () => {
+    const starts: [selection: string, property: string][] = [
+      [
+        "decisionsConnection(where: {status: {eq: EXECUTED}, regretScore: {gte: 0.9}}) { totalCount }",
+        "status",
+      ],
+      ["decisionsConnection(where: {AND: [{regretScore: {gte: 0.9}}]}) { totalCount }", "regretScore"],
+      ['decisionsConnection(where: {decidedAt: {gte: "2025-01-01T00:00:00Z"}}) { totalCount }', "decidedAt"],
+      ['decisionGroups(by: [TOPIC], where: {id: {in: ["d1", "d2"]}}) { count }', "id"],
+      [
+        'featuresConnection(where: {name: {startsWith: "Zeb"}, requestedBy: {some: {}}}) { totalCount }',
+        "name",
+      ],
+      ["customerGroups(by: [HEALTH], where: {health: {in: [AT_RISK, CHURNED]}}) { count }", "health"],
+    ];
+    for (const [selection, property] of starts) {
+      const operators = await checkPlan(selection, "");
+      const seeks = operators.filter(
+        (node) => /^Node(Unique)?IndexSeek/.test(operator(node)) && details(node).includes(`(${property})`),
+      );
+      expect(seeks.map(details), `${selection} seeks the ${property} index`).not.to.deep.equal([]);
+    }
+    for (const selection of [
+      "decisions(where: {OR: [{status: {eq: EXECUTED}}, {NOT: {regretScore: {lt: 0.5}}}]}) { id }",
+      'decisions(where: {decidedBy: {team: {eq: "Data"}}, topic: {decisions: {count: {gt: 1}}}}) { id }',
+      "topicsConnection(where: {decisions: {all: {status: {eq: DECIDED}}, none: {regretScore: {isNull: true}}}}, first: 2) { totalCount nodes { id } }",
+      'topic(id: "t1") { decisions(where: {decidedBy: {}}) { id } decisionsConnection(where: {status: {in: [DECIDED]}}) { totalCount } }',
+    ])
+      await checkPlan(selection, "");
+  });
+
   // Issue 24: `search` reads its full-text index's candidates, whatever else the request gives.
   it("plans a search from its full-text index, never a label scan", async () => {
     for (const selection of [

@@ -4,7 +4,7 @@ import type { ElementList } from "./element-lists.js";
 import { givenArguments, requestedSearch } from "./lists.js";
 import type { FieldRequest } from "./request.js";
 import { readRows } from "./starts.js";
-import { requestedWhere } from "./where.js";
+import { requestedWhere, requestedWhereSeek } from "./where.js";
 
 /**
  * Clauses returning `total`, the count of the rows the request's filters keep. `count(v)`, not
@@ -16,6 +16,7 @@ export function countRows(list: ElementList, request: FieldRequest): string[] {
     givenArguments(list, request),
     requestedSearch(list, request),
     requestedWhere(list.type, list.v, request),
+    requestedWhereSeek(list.type, list.v, request),
   );
   return [...clauses, `RETURN count(${list.v}) AS total`];
 }

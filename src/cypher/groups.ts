@@ -8,7 +8,7 @@ import { givenArguments, pageSize } from "./lists.js";
 import { linkPattern } from "./nested.js";
 import { selects, type FieldRequest } from "./request.js";
 import { readRows } from "./starts.js";
-import { requestedWhere } from "./where.js";
+import { requestedWhere, requestedWhereSeek } from "./where.js";
 import { lines } from "./text.js";
 import { isServableInstant, numberOrNull } from "./values.js";
 
@@ -197,7 +197,7 @@ export function groups(group: GroupList, request: FieldRequest): string {
   const [only] = dimensions;
   const reads = dimensions.flatMap((d) => (d.reads === undefined ? [] : [`${d.reads[1]} AS ${d.reads[0]}`]));
   const kept = requestedWhere(list.type, v, request);
-  const rows = readRows(list, given, undefined, kept);
+  const rows = readRows(list, given, undefined, kept, requestedWhereSeek(list.type, v, request));
   // An instant the read keeps servable only (a given day range's) is not checked again.
   const valueOf = (d: Dimension) =>
     d.servable !== undefined && rows.servableInstants.includes(d.servable.property)

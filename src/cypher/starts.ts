@@ -6,6 +6,7 @@ import type { Filter } from "../domain/table.js";
 import { conditionsOf, isGiven, seekOf } from "./filters.js";
 import { searchStart, type Search } from "./search.js";
 import { where, whereAny } from "./text.js";
+import type { WhereSeek } from "./where.js";
 
 /** A read of the rows a list's filters keep, as clauses that end with row `v` bound and filtered. */
 export interface RowsRead {
@@ -31,6 +32,7 @@ export function readRows(
   given: ReadonlySet<string>,
   search?: Search,
   kept?: string,
+  whereStart?: WhereSeek,
 ): RowsRead {
   const { type: label, v, parent, filters } = list;
   const servableInstants = filters.flatMap((filter) =>
@@ -65,6 +67,16 @@ export function readRows(
     };
   }
   const start = filters.find((filter) => isGiven(filter, given));
+  if (start === undefined && whereStart !== undefined)
+    return {
+      clauses: [
+        `MATCH (${v}:${label})`,
+        `USING INDEX ${v}:${label}(${whereStart.property})`,
+        where([...whereStart.bounds, ...conditions()]),
+      ],
+      from: ["where"],
+      servableInstants,
+    };
   if (start === undefined)
     return { clauses: [`MATCH (${v}:${label})`, ...whereAny(conditions())], from: [], servableInstants };
   const seek = seekOf(v, start, given);

@@ -7,7 +7,8 @@
 // WHERE NOT …`) see what the contract says: a missing value (absent, null, or one §3 would report)
 // fails every operator but `isNull`, and `NOT` keeps its row. Each operator compares only a value
 // its type's test let through (`CASE WHEN x IS :: STRING … THEN x STARTS WITH $… ELSE false END`).
-import { DOMAIN, propertyType, type ElementType, type Link } from "../domain/table.js";
+import { rangeIndexes } from "../domain/indexes.js";
+import { DOMAIN, ELEMENT_TYPES, propertyType, type ElementType, type Link } from "../domain/table.js";
 import { linkPattern } from "./nested.js";
 import type { FieldRequest } from "./request.js";
 import { servableDate, servableInstant, servableNumber } from "./values.js";
@@ -208,3 +209,81 @@ export function whereCondition(
 /** The condition a list field's request puts on its rows `v` with its `where` argument, if any. */
 export const requestedWhere = (type: ElementType, v: string, request: FieldRequest): string | undefined =>
   whereCondition(type, v, request.arguments.where);
+
+/** A read of a `where`'s rows from a range index: the property, and the index-seekable bounds on it. */
+export interface WhereSeek {
+  property: string;
+  /** Predicates Neo4j seeks the property's index with: a superset of the rows, the exact condition still applies. */
+  bounds: string[];
+}
+
+/** The seekable operators, in the order a start prefers them (an exact value first). */
+const SEEKABLE = ["eq", "in", "startsWith", "gte", "gt", "lte", "lt"] as const;
+
+/**
+ * A start for the rows of `type` that `where` keeps, when one condition every kept row meets (at
+ * its top level or in a top-level `AND`, never under `OR` or `NOT`) compares an indexed property
+ * (`indexed`) with `eq`, `in`, `startsWith` or a range: its bounds, as an index seek reads them.
+ * A `DateTime` operand (epoch milliseconds) bounds the stored instants a second wider on each side,
+ * since Neo4j orders two `DATETIME`s at one instant by their zones; the exact condition decides.
+ */
+export function whereSeek(
+  type: ElementType,
+  v: string,
+  where: unknown,
+  indexed: (property: string) => boolean,
+  parameter = "$where",
+): WhereSeek | undefined {
+  const row = DOMAIN[type];
+  const candidates: { rank: number; seek: WhereSeek }[] = [];
+  const visit = (value: unknown, path: string) => {
+    for (const [field, held] of entriesOf(value)) {
+      const fieldPath = at(path, field);
+      if (field === "AND") {
+        (Array.isArray(held) ? held : []).forEach((item, index) => {
+          visit(item, `${fieldPath}[${String(index)}]`);
+        });
+        continue;
+      }
+      const stored = row.properties[field];
+      if (stored === undefined || !indexed(field)) continue;
+      const instant = propertyType(stored).name === "DateTime";
+      const x = `${v}.${field}`;
+      for (const [operator] of entriesOf(held)) {
+        const rank = SEEKABLE.indexOf(operator as (typeof SEEKABLE)[number]);
+        if (rank === -1 || (instant && (operator === "in" || operator === "startsWith"))) continue;
+        const operand = at(fieldPath, operator);
+        const around = (millis: string, side: "-" | "+") =>
+          `datetime({epochMillis: ${millis}}) ${side} duration('PT1S')`;
+        const bounds = instant
+          ? {
+              eq: [`${x} >= ${around(operand, "-")}`, `${x} <= ${around(operand, "+")}`],
+              gte: [`${x} >= ${around(operand, "-")}`],
+              gt: [`${x} >= ${around(operand, "-")}`],
+              lte: [`${x} <= ${around(operand, "+")}`],
+              lt: [`${x} <= ${around(operand, "+")}`],
+            }[operator as "eq" | "gte" | "gt" | "lte" | "lt"]
+          : [`${x} ${COMPARISONS[operator] ?? "="} ${operand}`];
+        candidates.push({ rank, seek: { property: field, bounds } });
+      }
+    }
+  };
+  visit(where, parameter);
+  return candidates.sort((a, b) => a.rank - b.rank)[0]?.seek;
+}
+
+/** Each element type's properties with a range index (cypher/, as the domain table needs them), `id` included. */
+const INDEXED: ReadonlyMap<ElementType, ReadonlySet<string>> = new Map(
+  ELEMENT_TYPES.map((type) => [
+    type,
+    new Set(["id", ...rangeIndexes().flatMap((index) => (index.label === type ? [index.property] : []))]),
+  ]),
+);
+
+/** The index start a list field's request allows with its `where` argument, if any. */
+export const requestedWhereSeek = (
+  type: ElementType,
+  v: string,
+  request: FieldRequest,
+): WhereSeek | undefined =>
+  whereSeek(type, v, request.arguments.where, (property) => INDEXED.get(type)?.has(property) === true);
