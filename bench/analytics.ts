@@ -1,5 +1,5 @@
 // `npm run bench:analytics -- --size 10k|100k|1m [--requests 200] [--seconds 60] [--no-stock]`: issue 15's
-// questions, asked one at a time of kg-graphql and (where its generated schema can express them)
+// questions (and issue 34's `where` questions beside the fastest Cypher we write by hand for them), asked one at a time of kg-graphql and (where its generated schema can express them)
 // stock, on the size's bench graph: a connection's first page against a page deep in the list
 // (page 5,000 at 1m, the last page below that), the same two pages in another order (`orderBy`
 // regret score, issue 24), `totalCount` alone and with one filter, and group lists (by status;
@@ -52,6 +52,8 @@ interface Asked {
   kg: string;
   /** The same question in stock's generated schema, where it has one. */
   stock?: string;
+  /** The fastest Cypher we write by hand for the same answer (issue 34), run through the driver. */
+  cypher?: string;
 }
 
 async function main(): Promise<void> {
@@ -110,6 +112,14 @@ async function main(): Promise<void> {
     const page = `edges { cursor node { id title decidedAt } } pageInfo { hasNextPage endCursor }`;
     const regretPage = `edges { node { id title regretScore } } pageInfo { hasNextPage }`;
     const stockSort = "sort: [{ decidedAt: DESC }, { id: ASC }]";
+    // Issue 34's `where` questions: a team of the demo data and today, for open commitments due.
+    const teams = await graph.driver.executeQuery(
+      "MATCH (p:Person) WHERE p.team IS NOT NULL RETURN p.team AS team, count(*) AS people ORDER BY people DESC, team LIMIT 1",
+    );
+    const team = String(teams.records[0]?.get("team") ?? "Platform");
+    const today = new Date().toISOString().slice(0, 10);
+    /** The page of decisions in their own order, newest first (a hand-written list's tail). */
+    const newestPage = `WITH d ORDER BY d.decidedAt DESC, d.id LIMIT ${String(PAGE)} RETURN d.id AS id, d.title AS title`;
     const asked: Asked[] = [
       {
         name: "decisions list (baseline)",
@@ -176,6 +186,31 @@ async function main(): Promise<void> {
         kg: `{ decisionsConnection(search: ${JSON.stringify(rareTitle)}, first: 20) { totalCount nodes { id title } } }`,
       },
       {
+        name: "where status and regret (page 1)",
+        kg: `{ decisions(limit: ${String(PAGE)}, where: {status: {eq: EXECUTED}, regretScore: {gte: 0.9}}) { id title } }`,
+        cypher: `MATCH (d:Decision) WHERE d.decidedAt IS NOT NULL AND d.status = 'EXECUTED' AND d.regretScore >= 0.9 ${newestPage}`,
+      },
+      {
+        name: "where decidedBy's team (page 1)",
+        kg: `{ decisions(limit: ${String(PAGE)}, where: {decidedBy: {team: {eq: ${JSON.stringify(team)}}}}) { id title } }`,
+        cypher: `MATCH (d:Decision) WHERE d.decidedAt IS NOT NULL AND COLLECT { MATCH (d)-[:DECIDED_BY]->(p:Person) RETURN p ORDER BY p.id LIMIT 1 }[0].team = ${JSON.stringify(team)} ${newestPage}`,
+      },
+      {
+        name: "topics with > 10 decisions, one reversed",
+        kg: `{ topics(limit: ${String(PAGE)}, where: {decisions: {count: {gt: 10}, some: {status: {eq: REVERSED}}}}) { id name } }`,
+        cypher: `MATCH (t:Topic) WHERE COUNT { MATCH (t)<-[:ABOUT]-(d:Decision) RETURN DISTINCT d } > 10 AND EXISTS { MATCH (t)<-[:ABOUT]-(d:Decision {status: 'REVERSED'}) } WITH t ORDER BY t.name, t.id LIMIT ${String(PAGE)} RETURN t.id AS id, t.name AS name`,
+      },
+      {
+        name: "customers wanting an unshipped feature",
+        kg: `{ customers(limit: ${String(PAGE)}, where: {requestedFeatures: {some: {shipped: {eq: false}}}}) { id name } }`,
+        cypher: `MATCH (c:Customer) WHERE EXISTS { MATCH (c)-[:REQUESTED]->(f:Feature {shipped: false}) } WITH c ORDER BY c.name, c.id LIMIT ${String(PAGE)} RETURN c.id AS id, c.name AS name`,
+      },
+      {
+        name: "people with no open commitment overdue",
+        kg: `{ people(limit: ${String(PAGE)}, where: {openCommitments: {none: {dueOn: {lt: "${today}"}}}}) { id name } }`,
+        cypher: `MATCH (p:Person) WHERE NOT EXISTS { MATCH (p)-[:COMMITTED_TO]->(m:Commitment {status: 'OPEN'}) WHERE m.dueOn < date('${today}') } WITH p ORDER BY p.name, p.id LIMIT ${String(PAGE)} RETURN p.id AS id, p.name AS name`,
+      },
+      {
         // Issue 24: a year's weeks, oldest first.
         name: `decisionGroups [WEEK] over a year`,
         kg: `{ decisionGroups(by: [WEEK], since: "${YEAR_START}", until: "${YEAR_END}", orderBy: DIMENSIONS, limit: 53) { week count } }`,
@@ -218,14 +253,19 @@ async function main(): Promise<void> {
         req.on("error", reject);
         req.end(body);
       });
-    const time = async (port: number, path: string, headers: Record<string, string>, query: string) => {
+    /** Warm-up, then sequential askings of `once` (its time in ms each). */
+    const timeWith = async (once: () => Promise<unknown>) => {
+      const timed = async () => {
+        const started = performance.now();
+        await once();
+        return performance.now() - started;
+      };
       const warmUntil = performance.now() + (SECONDS * 1000) / 10;
-      for (let i = 0; i < WARM_UP && performance.now() < warmUntil; i++)
-        await ask(port, path, headers, query);
+      for (let i = 0; i < WARM_UP && performance.now() < warmUntil; i++) await timed();
       const times: number[] = [];
       const until = performance.now() + SECONDS * 1000;
       while (times.length < REQUESTS && (times.length < AT_LEAST || performance.now() < until))
-        times.push(await ask(port, path, headers, query));
+        times.push(await timed());
       times.sort((a, b) => a - b);
       return {
         requests: times.length,
@@ -233,6 +273,8 @@ async function main(): Promise<void> {
         p99: times[Math.min(times.length - 1, Math.floor(times.length * 0.99))] ?? Number.NaN,
       };
     };
+    const time = (port: number, path: string, headers: Record<string, string>, query: string) =>
+      timeWith(() => ask(port, path, headers, query));
     const results = [];
     // Either contender may fail a question (stock's offset page deep in a large list sorts it
     // whole in one transaction's memory; a group over every row of 1m may pass the query
@@ -242,6 +284,8 @@ async function main(): Promise<void> {
         error:
           (error instanceof Error ? error.message : String(error)).split("\n")[1]?.slice(0, 300) ?? "failed",
       }));
+    const p50 = (times: Awaited<ReturnType<typeof timeOrError>> | undefined) =>
+      times === undefined || "error" in times ? Number.NaN : times.p50;
     const describe = (times: Awaited<ReturnType<typeof timeOrError>>) =>
       "error" in times
         ? `failed: ${times.error}`
@@ -257,14 +301,24 @@ async function main(): Promise<void> {
         question.stock === undefined || stock === undefined
           ? undefined
           : await timeOrError(stock.port, "/graphql", {}, question.stock);
-      results.push({ question: question.name, kg, stock: stockTimes });
+      const cypher = question.cypher;
+      const cypherTimes =
+        cypher === undefined
+          ? undefined
+          : await timeWith(async () => {
+              await graph.driver.executeQuery(cypher);
+            }).catch((error: unknown) => ({
+              error: error instanceof Error ? error.message.slice(0, 300) : "failed",
+            }));
+      results.push({ question: question.name, kg, stock: stockTimes, cypher: cypherTimes });
       log(
         `  ${question.name.padEnd(34)} kg-graphql ${describe(kg)}` +
-          (stockTimes === undefined ? "" : `, stock ${describe(stockTimes)}`),
+          (stockTimes === undefined ? "" : `, stock ${describe(stockTimes)}`) +
+          (cypherTimes === undefined
+            ? ""
+            : `, hand-written Cypher ${describe(cypherTimes)} (${(p50(kg) / p50(cypherTimes)).toFixed(2)}×)`),
       );
     }
-    const p50 = (times: Awaited<ReturnType<typeof timeOrError>> | undefined) =>
-      times === undefined || "error" in times ? Number.NaN : times.p50;
     const [, first, deepPage, regretFirst, regretDeep] = results;
     const ratio = p50(deepPage?.kg) / p50(first?.kg);
     const regretRatio = p50(regretDeep?.kg) / p50(regretFirst?.kg);

@@ -98,7 +98,7 @@ describe("explorer: GraphiQL on a browser GET", () => {
       await browser.close();
     });
 
-    it("takes a key, runs the dashboard query, shows the data and the schema docs", async () => {
+    it("takes a key, runs the dashboard query, shows the data and the schema docs, and completes a where as it is typed", async () => {
       const context = await browser.newContext({ viewport: { width: 1400, height: 860 } });
       const page = await context.newPage();
       const origins = new Set<string>();
@@ -135,6 +135,23 @@ describe("explorer: GraphiQL on a browser GET", () => {
         process.env.EXPLORER_SCREENSHOT ?? join(mkdtempSync(join(tmpdir(), "explorer-")), "explorer.png");
       const png = await page.screenshot({ path: screenshot });
       expect(png.subarray(1, 4).toString()).to.equal("PNG");
+
+      // A `where` is completed as it is typed, from the schema (issue 34).
+      const editor = page.locator(".graphiql-query-editor .CodeMirror").first();
+      await editor.click();
+      await page.keyboard.press("Control+A");
+      await page.keyboard.press("Delete");
+      await page.keyboard.type("{ decisions(where: {decidedBy: {te", { delay: 20 });
+      const hints = page.locator(".CodeMirror-hints");
+      await hints.waitFor();
+      expect(await hints.innerText()).to.include("team");
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("Control+A");
+      await page.keyboard.press("Delete");
+      await page.keyboard.type("{ topics(where: {decisions: {so", { delay: 20 });
+      await hints.waitFor();
+      expect(await hints.innerText()).to.include("some");
+      await page.keyboard.press("Escape");
       await context.close();
     });
   });

@@ -416,6 +416,45 @@ describe("where: any condition a data team writes (contract §7 part 3)", () => 
       );
     });
 
+    it("answers a where of NOT, AND and OR nested 21 deep in a variable, and refuses variables nested past 64 with 422", async () => {
+      const nested = (levels: number, inner: Where): unknown => {
+        let where: unknown = inner;
+        for (let level = 0; level < levels; level++)
+          where =
+            level % 3 === 0
+              ? { NOT: where }
+              : level % 3 === 1
+                ? { AND: [where] }
+                : { OR: [where, { id: { eq: `d${String(level)}` } }] };
+        return where;
+      };
+      // 21 levels of NOT, AND and OR (47 levels of objects and lists) around one condition.
+      const { status, body } = await ask(nested(21, { id: { eq: "d1" } }));
+      expect(status).to.equal(200);
+      expect(body.errors).to.equal(undefined);
+      for (const levels of [100, 2_000]) {
+        const deep = await ask(nested(levels, { id: { eq: "d1" } }));
+        expect(deep.status, String(levels)).to.equal(422);
+        expect(deep.body.errors[0].extensions.code).to.equal("validation_failed");
+        expect(deep.body.errors[0].message).to.equal(
+          "Variables nest objects and lists more than 64 levels deep; the maximum is 64.",
+        );
+      }
+    });
+
+    it("refuses a where of NOT nested 8,000 deep, written out in a 64 KiB body, with the same 422", async () => {
+      const depth = 8_000;
+      const body = `{"query": "query ($w: DecisionWhere) { decisions(where: $w) { id } }", "variables": {"w": ${'{"NOT":'.repeat(depth)}{}${"}".repeat(depth)}}}`;
+      expect(body.length).to.be.below(65_536);
+      const answer = await service.request("/api/v1/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
+      expect(answer.status).to.equal(422);
+      expect(answer.body.errors[0].extensions.code).to.equal("validation_failed");
+    });
+
     it("refuses a DateTime operand that is not ISO 8601 with seconds and a zone, and a Date that is not YYYY-MM-DD", async () => {
       for (const operand of [
         "2025-03-31",

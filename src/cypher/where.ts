@@ -70,6 +70,12 @@ function all(conditions: (string | undefined)[]): string | undefined {
 
 /** The state of one rendering: a number per link subquery, naming its variable apart. */
 interface Rendering {
+  /**
+   * A condition that never holds (`OR: []`, `NOT: {}`), as a test of the parameter rather than the
+   * literal `false`: Neo4j 5.26 folds `false` away with the label the read's index hint needs, and
+   * refuses the query.
+   */
+  never: string;
   /** The row variable's base for a link's targets (`d`), numbered apart. */
   variable: (base: string) => string;
 }
@@ -163,6 +169,19 @@ function linksCondition(v: string, link: Link, links: unknown, path: string, ren
  */
 const opaque = (condition: string) => `CASE WHEN ${condition} THEN true ELSE false END`;
 
+const [NEGATED_START, NEGATED_END] = ["CASE WHEN ", " THEN false ELSE true END"];
+
+/**
+ * The negation of a condition, opaque too. `NOT` of a negation is the condition itself, so a tree
+ * of nested `NOT`s (a caller's 8,000 of them fit in a request's variables, and count toward no
+ * bound) renders as one or none: the text stays as small as the conditions it holds.
+ */
+function negation(condition: string): string {
+  if (condition.startsWith(NEGATED_START) && condition.endsWith(NEGATED_END))
+    return condition.slice(NEGATED_START.length, -NEGATED_END.length);
+  return `${NEGATED_START}${condition}${NEGATED_END}`;
+}
+
 /** A `…Where` of `type` on row `v`, its values at `path`; `undefined` when it holds for every row. */
 function whereOf(type: ElementType, v: string, where: unknown, path: string, rendering: Rendering) {
   const row = DOMAIN[type];
@@ -178,12 +197,14 @@ function whereOf(type: ElementType, v: string, where: unknown, path: string, ren
         // One condition that always holds makes the OR hold; none given never holds.
         if (conditions.some((condition) => condition === undefined)) return undefined;
         return conditions.length === 0
-          ? "false"
-          : opaque(conditions.map((condition) => `(${condition})`).join(" OR "));
+          ? rendering.never
+          : conditions.length === 1
+            ? conditions[0]
+            : opaque(conditions.map((condition) => `(${condition})`).join(" OR "));
       }
       if (field === "NOT") {
         const condition = whereOf(type, v, value, fieldPath, rendering);
-        return condition === undefined ? "false" : opaque(`NOT (${condition})`);
+        return condition === undefined ? rendering.never : negation(condition);
       }
       const stored = row.properties[field];
       if (stored !== undefined)
@@ -209,7 +230,10 @@ export function whereCondition(
   parameter = "$where",
 ): string | undefined {
   let next = 0;
-  const rendering: Rendering = { variable: (base) => `${base}${v}w${String(++next)}` };
+  const rendering: Rendering = {
+    never: `${parameter} IS NULL`,
+    variable: (base) => `${base}${v}w${String(++next)}`,
+  };
   return whereOf(type, v, where, parameter, rendering);
 }
 

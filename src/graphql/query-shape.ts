@@ -174,6 +174,24 @@ export function excessBracketNesting(query: string): number | undefined {
 }
 
 /**
+ * Whether a request's `variables` nest objects and arrays deeper than
+ * {@link MAX_BRACKET_NESTING}, the bound a document's own brackets have (the variables object is
+ * level 1): counted without recursion, stopping at the first too deep. A `where` tree in a
+ * variable (`{NOT: {NOT: …}}` thousands deep fits in 64 KiB) would otherwise reach graphql-js's
+ * recursive coercion, and the Cypher compiler, that deep.
+ */
+export function excessValueNesting(value: unknown): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [held, depth] = next;
+    if (typeof held !== "object" || held === null) continue;
+    if (depth > MAX_BRACKET_NESTING) return true;
+    for (const child of Array.isArray(held) ? held : Object.values(held)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
  * The syntax error of a query whose brackets do not close, found on the lexer's tokens (no
  * recursion, linear): a closing bracket of the other kind, or the end of the text with brackets
  * still open, in graphql-js's words and at its location. `undefined` when every bracket closes

@@ -17,6 +17,7 @@ import type { DocumentOutcome, ParsedDocuments } from "./parsed-documents.js";
 import {
   bracketSyntaxError,
   excessBracketNesting,
+  excessValueNesting,
   MAX_BRACKET_NESTING,
   queryShapeRules,
 } from "./query-shape.js";
@@ -52,7 +53,12 @@ export function validationErrors(schema: GraphQLSchema, document: DocumentNode):
  */
 export function validateDocument(schema: GraphQLSchema, documents: ParsedDocuments): RequestHandler {
   return (req, _res, next) => {
-    const { query } = req.body as GraphQLRequest;
+    const { query, variables } = req.body as GraphQLRequest;
+    if (excessValueNesting(variables)) {
+      const message = `Variables nest objects and lists more than ${MAX_BRACKET_NESTING} levels deep; the maximum is ${MAX_BRACKET_NESTING}.`;
+      next(new DocumentRefused([{ code: "validation_failed", message }]));
+      return;
+    }
     const hash = sha256Hex(query);
     let outcome = documents.get(hash);
     if (outcome === undefined) {
