@@ -1,0 +1,161 @@
+import { expect } from "chai";
+import { whereCondition, whereSeek } from "../src/cypher/where.js";
+import { whereBoundProblem } from "../src/graphql/where-bounds.js";
+
+/** The operands a test writes, none of which may reach the Cypher text (they are parameters). */
+const OPERANDS = ["Platform", "d42", "EXECUTED", "0.875", "2025-03-31"];
+
+const spliced = (text: string) => OPERANDS.filter((operand) => text.includes(operand));
+
+describe("where compiled to Cypher, without a database (src/cypher/where.ts)", () => {
+  it("renders nothing for an absent, null or empty where: the Cypher holds only the conditions given", () => {
+    for (const where of [undefined, null, {}, { AND: [] }, { status: null }, { decidedBy: null }])
+      expect(whereCondition("Decision", "d", where), JSON.stringify(where)).to.equal(undefined);
+  });
+
+  it("reads every operand from the parameter by its path, and guards each operator by its type's test", () => {
+    const text = whereCondition("Decision", "d", {
+      status: { eq: "EXECUTED" },
+      regretScore: { gte: 0.875 },
+      id: { in: ["d42"] },
+      title: { startsWith: "Platform" },
+    });
+    expect(spliced(text ?? "")).to.deep.equal([]);
+    expect(text).to.include("d.status = $where.`status`.`eq`");
+    expect(text).to.include("d.regretScore >= $where.`regretScore`.`gte`");
+    expect(text).to.include("d.id IN $where.`id`.`in`");
+    expect(text).to.include("d.title STARTS WITH $where.`title`.`startsWith`");
+    // A value of another type never reaches a comparison: CASE decides in order.
+    expect(text).to.match(
+      /CASE WHEN CASE WHEN d\.regretScore IS NOT NULL AND d\.regretScore IS :: INTEGER \| FLOAT THEN/,
+    );
+  });
+
+  it("compares instants as epoch milliseconds and writes isNull as the presence test against the operand", () => {
+    const text = whereCondition("Decision", "d", { decidedAt: { lt: "…", isNull: false } }) ?? "";
+    expect(text).to.include("d.decidedAt.epochMillis < $where.`decidedAt`.`lt`");
+    expect(text).to.match(/\) <> \$where\.`decidedAt`\.`isNull`/);
+  });
+
+  it("writes OR and NOT as one opaque test; NOT of NOT and a one-item OR are the condition itself", () => {
+    const eq = { status: { eq: "EXECUTED" } };
+    const bare = whereCondition("Decision", "d", eq);
+    expect(whereCondition("Decision", "d", { OR: [eq, { id: { eq: "d42" } }] })).to.match(
+      /^CASE WHEN \(.*\) OR \(.*\) THEN true ELSE false END$/,
+    );
+    expect(whereCondition("Decision", "d", { NOT: eq })).to.match(/^CASE WHEN .* THEN false ELSE true END$/);
+    expect(whereCondition("Decision", "d", { NOT: { NOT: eq } })?.replace(/\.`NOT`\.`NOT`/g, "")).to.equal(
+      bare,
+    );
+    expect(whereCondition("Decision", "d", { OR: [eq] })?.replace(/\.`OR`\[0\]/g, "")).to.equal(bare);
+    // One condition that always holds makes an OR hold: no condition at all.
+    expect(whereCondition("Decision", "d", { OR: [{}, eq] })).to.equal(undefined);
+  });
+
+  it("writes a where that never holds as a test of its parameter, not a literal false", () => {
+    for (const where of [{ OR: [] }, { NOT: {} }, { NOT: { AND: [] } }])
+      expect(whereCondition("Decision", "d", where, "$f3_where"), JSON.stringify(where)).to.equal(
+        "$f3_where IS NULL",
+      );
+  });
+
+  it("reads a single link's lowest-id target, and asks only that it exists for {}", () => {
+    expect(whereCondition("Decision", "d", { decidedBy: {} })).to.equal(
+      "EXISTS { MATCH (d)-[:DECIDED_BY]->(pdw1:Person) WITH pdw1 ORDER BY pdw1.id LIMIT 1 RETURN pdw1 }",
+    );
+    const team = whereCondition("Decision", "d", { decidedBy: { team: { eq: "Platform" } } }) ?? "";
+    expect(team).to.include("WITH pdw1 ORDER BY pdw1.id LIMIT 1 WITH pdw1 WHERE ");
+    expect(team).to.include("pdw1.team = $where.`decidedBy`.`team`.`eq`");
+  });
+
+  it("tests some and none for existence, all as the absence of a failing target, count without collecting", () => {
+    const eq = { status: { eq: "REVERSED" } };
+    expect(whereCondition("Topic", "t", { decisions: { some: eq } })).to.match(
+      /^EXISTS \{ MATCH \(t\)<-\[:ABOUT\]-\(dtw1:Decision\) WHERE .* \}$/,
+    );
+    expect(whereCondition("Topic", "t", { decisions: { none: eq } })).to.match(/^NOT EXISTS \{ MATCH /);
+    expect(whereCondition("Topic", "t", { decisions: { all: eq } })).to.match(
+      /^NOT EXISTS \{ MATCH .* WHERE NOT \(/,
+    );
+    expect(whereCondition("Topic", "t", { decisions: { count: { gt: 10 } } })).to.equal(
+      "COUNT { MATCH (t)<-[:ABOUT]-(dtw1:Decision) RETURN DISTINCT dtw1 } > $where.`decisions`.`count`.`gt`",
+    );
+    expect(whereCondition("Topic", "t", { decisions: {} })).to.equal(undefined);
+    expect(whereCondition("Topic", "t", { decisions: { all: {} } })).to.equal(undefined);
+    expect(whereCondition("Person", "p", { openCommitments: { some: {} } })).to.equal(
+      "EXISTS { MATCH (p)-[:COMMITTED_TO]->(cpw1:Commitment {status: 'OPEN'}) }",
+    );
+  });
+
+  it("names each link's rows apart, whatever the nesting", () => {
+    const text =
+      whereCondition("Customer", "c", {
+        requestedFeatures: { some: { owner: { decisionsMade: { some: { topic: {} } } } } },
+      }) ?? "";
+    const variables = [...text.matchAll(/\((\w+):[A-Z]\w+/g)].map(([, v]) => v);
+    expect(new Set(variables).size).to.equal(variables.length);
+    expect(variables).to.have.length(4);
+  });
+});
+
+describe("where's index starts (whereSeek)", () => {
+  const indexed = (property: string) =>
+    ["status", "regretScore", "decidedAt", "id", "title"].includes(property);
+
+  it("starts from an exact value before a range, at the top level or in a top-level AND, never under OR or NOT", () => {
+    expect(
+      whereSeek("Decision", "d", { regretScore: { gte: 0.5 }, status: { eq: "EXECUTED" } }, indexed),
+    ).to.deep.equal({
+      property: "status",
+      bounds: ["d.status = $where.`status`.`eq`"],
+    });
+    expect(
+      whereSeek("Decision", "d", { AND: [{ title: { startsWith: "Platform" } }] }, indexed),
+    ).to.deep.equal({
+      property: "title",
+      bounds: ["d.title STARTS WITH $where.`AND`[0].`title`.`startsWith`"],
+    });
+    expect(whereSeek("Decision", "d", { OR: [{ status: { eq: "EXECUTED" } }] }, indexed)).to.equal(undefined);
+    expect(whereSeek("Decision", "d", { NOT: { status: { eq: "EXECUTED" } } }, indexed)).to.equal(undefined);
+    expect(whereSeek("Decision", "d", { executionGapDays: { gt: 3 } }, indexed)).to.equal(undefined);
+  });
+
+  it("bounds an instant a second wider on each side, its operand read as an integer", () => {
+    expect(whereSeek("Decision", "d", { decidedAt: { eq: 1 } }, indexed)?.bounds).to.deep.equal([
+      "d.decidedAt >= datetime({epochMillis: toInteger($where.`decidedAt`.`eq`)}) - duration('PT1S')",
+      "d.decidedAt <= datetime({epochMillis: toInteger($where.`decidedAt`.`eq`)}) + duration('PT1S')",
+    ]);
+  });
+});
+
+describe("where's bounds (src/graphql/where-bounds.ts)", () => {
+  const operators = (n: number) => ({ AND: Array.from({ length: n }, () => ({ title: { contains: "x" } })) });
+
+  it("counts each operator 1, and some, none, all, count and a single link 1 more; AND, OR, NOT nothing", () => {
+    expect(whereBoundProblem("Decision", operators(30))).to.equal(undefined);
+    expect(whereBoundProblem("Decision", operators(31))).to.equal("holds 31 operators; at most 30");
+    // 28 operators, a single link (1) and a to-many form (1): 30.
+    const thirty = { ...operators(28), decidedBy: { decisionsMade: { some: {} } } };
+    expect(whereBoundProblem("Decision", thirty)).to.equal(undefined);
+    expect(whereBoundProblem("Decision", { ...thirty, NOT: { OR: [{ id: { eq: "d1" } }] } })).to.equal(
+      "holds 31 operators; at most 30",
+    );
+  });
+
+  it("counts link levels: a …Where given to a single link or to some, none or all is one deeper", () => {
+    const four = { decidedBy: { decisionsMade: { all: { decidedBy: { decisionsMade: { none: {} } } } } } };
+    expect(whereBoundProblem("Decision", four)).to.equal(undefined);
+    const five = {
+      decidedBy: { decisionsMade: { all: { decidedBy: { decisionsMade: { none: { topic: {} } } } } } },
+    };
+    expect(whereBoundProblem("Decision", five)).to.equal("nests 5 link levels; at most 4");
+  });
+
+  it("takes an in of 100 values and refuses 101", () => {
+    const values = (n: number) => Array.from({ length: n }, (_, i) => `d${String(i)}`);
+    expect(whereBoundProblem("Decision", { id: { in: values(100) } })).to.equal(undefined);
+    expect(whereBoundProblem("Decision", { id: { in: values(101) } })).to.equal(
+      "has an `in` of 101 values; at most 100",
+    );
+  });
+});
