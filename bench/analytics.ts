@@ -52,7 +52,10 @@ interface Asked {
   kg: string;
   /** The same question in stock's generated schema, where it has one. */
   stock?: string;
-  /** The fastest Cypher we write by hand for the same answer (issue 34), run through the driver. */
+  /**
+   * The fastest Cypher we write by hand for the same answer (issue 34), run through the driver: a
+   * list by name reads the name index in order and stops at the page, as kg-graphql's does.
+   */
   cypher?: string;
 }
 
@@ -198,17 +201,17 @@ async function main(): Promise<void> {
       {
         name: "topics with > 10 decisions, one reversed",
         kg: `{ topics(limit: ${String(PAGE)}, where: {decisions: {count: {gt: 10}, some: {status: {eq: REVERSED}}}}) { id name } }`,
-        cypher: `MATCH (t:Topic) WHERE COUNT { MATCH (t)<-[:ABOUT]-(d:Decision) RETURN DISTINCT d } > 10 AND EXISTS { MATCH (t)<-[:ABOUT]-(d:Decision {status: 'REVERSED'}) } WITH t ORDER BY t.name, t.id LIMIT ${String(PAGE)} RETURN t.id AS id, t.name AS name`,
+        cypher: `MATCH (t:Topic) USING INDEX t:Topic(name) WHERE t.name >= '' AND COUNT { MATCH (t)<-[:ABOUT]-(d:Decision) RETURN DISTINCT d } > 10 AND EXISTS { MATCH (t)<-[:ABOUT]-(d:Decision {status: 'REVERSED'}) } WITH t ORDER BY t.name, t.id LIMIT ${String(PAGE)} RETURN t.id AS id, t.name AS name`,
       },
       {
         name: "customers wanting an unshipped feature",
         kg: `{ customers(limit: ${String(PAGE)}, where: {requestedFeatures: {some: {shipped: {eq: false}}}}) { id name } }`,
-        cypher: `MATCH (c:Customer) WHERE EXISTS { MATCH (c)-[:REQUESTED]->(f:Feature {shipped: false}) } WITH c ORDER BY c.name, c.id LIMIT ${String(PAGE)} RETURN c.id AS id, c.name AS name`,
+        cypher: `MATCH (c:Customer) USING INDEX c:Customer(name) WHERE c.name >= '' AND EXISTS { MATCH (c)-[:REQUESTED]->(f:Feature {shipped: false}) } WITH c ORDER BY c.name, c.id LIMIT ${String(PAGE)} RETURN c.id AS id, c.name AS name`,
       },
       {
         name: "people with no open commitment overdue",
         kg: `{ people(limit: ${String(PAGE)}, where: {openCommitments: {none: {dueOn: {lt: "${today}"}}}}) { id name } }`,
-        cypher: `MATCH (p:Person) WHERE NOT EXISTS { MATCH (p)-[:COMMITTED_TO]->(m:Commitment {status: 'OPEN'}) WHERE m.dueOn < date('${today}') } WITH p ORDER BY p.name, p.id LIMIT ${String(PAGE)} RETURN p.id AS id, p.name AS name`,
+        cypher: `MATCH (p:Person) USING INDEX p:Person(name) WHERE p.name >= '' AND NOT EXISTS { MATCH (p)-[:COMMITTED_TO]->(m:Commitment {status: 'OPEN'}) WHERE m.dueOn < date('${today}') } WITH p ORDER BY p.name, p.id LIMIT ${String(PAGE)} RETURN p.id AS id, p.name AS name`,
       },
       {
         // Issue 24: a year's weeks, oldest first.
