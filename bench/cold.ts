@@ -7,7 +7,8 @@
 // are asked and not measured: a server that has run for a while has its planner's code compiled
 // by the JVM, and a plan-cold question should not also pay a JVM-cold planner (the instance may
 // have been started by this very command). Also issue 22's six connections of one topic in
-// one request, cold and warm, and the distribution of each root field's Cypher length. Prints the
+// one request and issue 34's `where` of ten operators over two link levels, each cold and warm,
+// and the distribution of each root field's Cypher length. Prints the
 // figures against issue 22's targets and writes bench/results/cold-<size>.json. `--cypher-only`
 // prints the Cypher lengths of the same shapes (with stand-in ids) without a database.
 import { writeFile } from "node:fs/promises";
@@ -200,6 +201,25 @@ async function main(): Promise<void> {
       sixWarm.push((await ask(six)).ms);
     }
 
+    // Issue 34: a `where` of ten operators over two link levels, its Cypher new to Neo4j each time.
+    const team = subjects.teams[0] ?? "";
+    const where = (min: number) =>
+      `{ decisions(limit: 20, where: {status: {in: [DECIDED, EXECUTED]}, regretScore: {gte: ${String(min)}}, ` +
+      `decidedAt: {gte: "2023-01-01T00:00:00Z"}, title: {contains: "a"}, ` +
+      `decidedBy: {team: {eq: ${JSON.stringify(team)}}, decisionsMade: {some: {status: {eq: REVERSED}}}}, ` +
+      `topic: {name: {startsWith: "A"}}}) { id title decidedBy { name } } }`;
+    const whereCold: number[] = [];
+    const whereWarm: number[] = [];
+    for (let i = 0; i < COLD_RUNS; i++) {
+      await clearPlans();
+      const document = where(i / 10);
+      const cold = await ask(document);
+      if (cold.status !== 200 || cold.body.includes('"errors"'))
+        failures.push({ document, status: cold.status, body: cold.body.slice(0, 300) });
+      whereCold.push(cold.ms);
+      whereWarm.push((await ask(document)).ms);
+    }
+
     // Why a first asking costs what it costs: its time against the subqueries Neo4j plans, and the
     // planner's floor per subquery on this machine (synthetic statements, nothing of ours in them).
     const fit = lineFit(
@@ -252,6 +272,12 @@ async function main(): Promise<void> {
         cold: sixCold,
         warmMedian: median(sixWarm),
       },
+      whereTenOperators: {
+        document: where(0),
+        coldMedian: median(whereCold),
+        cold: whereCold,
+        warmMedian: median(whereWarm),
+      },
       cypherCharactersPerRootField: cypherLengths(shapes),
       planning: {
         firstAskingOverSubqueries: fit,
@@ -286,6 +312,9 @@ async function main(): Promise<void> {
     );
     log(`${verdict(f.max <= 1_500)} first-asking max ≤ 1,500 ms`);
     log(`${verdict(median(sixCold) <= 300)} six connections cold ≤ 300 ms`);
+    log(
+      `${verdict(median(whereCold) <= 300)} a where of ten operators over two link levels cold ≤ 300 ms (issue 34): ${ms(median(whereCold))}, warm ${ms(median(whereWarm))}`,
+    );
     log(
       `${verdict(c.over3000 / c.fields <= 0.05)} root-field Cypher ≤ 3,000 characters (${String(c.over3000)} of ${String(c.fields)} over)`,
     );
