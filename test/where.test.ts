@@ -442,6 +442,21 @@ describe("where: any condition a data team writes (contract §7 part 3)", () => 
       }
     });
 
+    it("takes variables nested exactly 64 levels deep and refuses 65", async () => {
+      // The variables object is level 1, `w` 2, each NOT one more, then `id`'s filter: 3 + NOTs.
+      const nots = (count: number): unknown => {
+        let where: unknown = { id: { eq: "d1" } };
+        for (let i = 0; i < count; i++) where = { NOT: where };
+        return where;
+      };
+      expect((await ask(nots(61))).status).to.equal(200);
+      const { status, body } = await ask(nots(62));
+      expect(status).to.equal(422);
+      expect(body.errors[0].message).to.equal(
+        "Variables nest objects and lists more than 64 levels deep; the maximum is 64.",
+      );
+    });
+
     it("refuses a where of NOT nested 8,000 deep, written out in a 64 KiB body, with the same 422", async () => {
       const depth = 8_000;
       const body = `{"query": "query ($w: DecisionWhere) { decisions(where: $w) { id } }", "variables": {"w": ${'{"NOT":'.repeat(depth)}{}${"}".repeat(depth)}}}`;
