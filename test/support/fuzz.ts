@@ -17,6 +17,7 @@ import {
   type GraphQLSchema,
 } from "graphql";
 import { ERROR_CATALOGUE } from "../../src/errors/catalogue.js";
+import { LIMITS } from "../../src/contract.js";
 
 export interface FuzzRequest {
   method: string;
@@ -56,16 +57,16 @@ const name = (g: Gen) =>
   pick(g, ["a", "b", "x", "F", "Frag", "id", "__typename", "n1", "_", "limit", "query", "fragment", "on"]);
 
 /**
- * The JSON value a request sends for a variable of `type`: the literal's JSON when it has one (an
- * input object's fields each as their own value), else an odd one.
+ * The JSON value a request sends for a variable of `type`: lists, input objects and enums as
+ * JSON, a scalar as its literal's JSON; with mischief, sometimes an odd one.
  */
 function variableValue(g: Gen, type: GraphQLInputType, mischief: boolean, depth = 0): unknown {
   const named = getNamedType(type);
   const nullable = isNonNullType(type) ? type.ofType : type;
-  // A list of input objects (`AND: [DecisionWhere!]`): its items as values, not GraphQL literals.
-  if (isListType(nullable) && isInputObjectType(named) && chance(g, 90))
+  // A list (`AND: [DecisionWhere!]`, `in: [Status!]`): its item as a value, one level deeper.
+  if (isListType(nullable) && (!mischief || chance(g, 90)))
     return depth >= INPUT_DEPTH ? [] : [variableValue(g, nullable.ofType, mischief, depth + 1)];
-  if (isInputObjectType(named) && !isListType(isNonNullType(type) ? type.ofType : type) && chance(g, 90)) {
+  if (isInputObjectType(named) && !isListType(nullable) && (!mischief || chance(g, 90))) {
     const value: Record<string, unknown> = {};
     if (depth >= INPUT_DEPTH) return value;
     for (const field of Object.values(named.getFields()))
@@ -76,11 +77,18 @@ function variableValue(g: Gen, type: GraphQLInputType, mischief: boolean, depth 
         value[field.name] = variableValue(g, field.type, mischief, depth + 1);
     return value;
   }
-  const text = literal(g, type, new Map(), mischief, depth);
+  // An enum's name as a JSON string: `ASC` is not JSON.
+  if (isEnumType(named) && !(mischief && chance(g, 10)))
+    return pick(
+      g,
+      named.getValues().map((value) => value.name),
+    );
+  // A scalar's literal is its JSON (without variables of its own: a value holds none).
+  const text = literal(g, type, null, mischief, depth);
   try {
     return JSON.parse(text);
   } catch {
-    return /^[A-Z_]+$/.test(text) ? text : oddString(g);
+    return oddString(g);
   }
 }
 
@@ -95,8 +103,14 @@ const inputFieldChance = (input: { getFields: () => object }) =>
   Math.min(50, Math.round(200 / Object.keys(input.getFields()).length));
 
 /** A literal for an argument of `type`: usually well typed, sometimes not, sometimes a variable. */
-function literal(g: Gen, type: GraphQLInputType, variables: Variables, mischief: boolean, depth = 0): string {
-  if (chance(g, 10)) {
+function literal(
+  g: Gen,
+  type: GraphQLInputType,
+  variables: Variables | null,
+  mischief: boolean,
+  depth = 0,
+): string {
+  if (variables !== null && chance(g, 10)) {
     const variable = `v${variables.size}`;
     variables.set(variable, { type: typeName(type), value: variableValue(g, type, mischief, depth) });
     return `$${variable}`;
@@ -182,7 +196,7 @@ function selectionSet(
   schema: GraphQLSchema,
   type: GraphQLObjectType,
   depth: number,
-  context: { variables: Variables; fragments: string[]; budget: number; mischief: boolean },
+  context: { variables: Variables; fragments: string[]; budget: number; aliases: number; mischief: boolean },
   /** Response names already selected where this set merges (fragments merge into their parent). */
   used = new Set<string>(),
 ): string {
@@ -213,12 +227,16 @@ function selectionSet(
     // Where no level is left, a leaf (mostly): an object field there would nest too deep.
     const leaves = fields.filter((field) => !isObjectType(getNamedType(field.type)));
     const field = pick(g, depth > 0 || leaves.length === 0 || (mischief && chance(g, 10)) ? fields : leaves);
-    const alias = chance(g, 15) ? `${name(g)}${i}: ` : "";
+    // Without mischief, within the contract's aliases (§5).
+    const alias =
+      chance(g, 15) && (mischief || context.aliases++ < LIMITS.aliases) ? `${name(g)}${i}: ` : "";
     // Without mischief, one field per response name where sets merge: no merging conflicts.
     const responseName = alias === "" ? field.name : alias.slice(0, -2);
     if (!mischief && used.has(responseName)) continue;
     used.add(responseName);
+    // A made-up `after` is never a cursor: only mischief sends one.
     const args = field.args
+      .filter((arg) => mischief || arg.name !== "after")
       .filter((arg) => (isNonNullType(arg.type) && arg.defaultValue === undefined) || chance(g, 40))
       .map((arg: GraphQLArgument) => `${arg.name}: ${literal(g, arg.type, context.variables, mischief)}`);
     const directive = chance(g, 10)
@@ -249,7 +267,7 @@ export function documentArbitrary(
     }
     const query = schema.getQueryType();
     if (query === null || query === undefined) throw new Error("the schema has no Query type");
-    const context = { variables: new Map() as Variables, fragments: [] as string[], budget: 300, mischief };
+    const context = { variables: new Map() as Variables, fragments: [] as string[], budget: 300, aliases: 0, mischief };
     const body = selectionSet(g, schema, query, g(fc.integer, { min: 0, max: 9 }), context);
     const declared = [...context.variables].map(([variable, { type }]) => `$${variable}: ${type}`);
     const header =
@@ -337,7 +355,7 @@ export function requestArbitrary(schema: GraphQLSchema, key: string): fc.Arbitra
       if (wellFormed || chance(g, 70)) {
         const request: Record<string, unknown> = { query: document.text };
         if (Object.keys(document.variables).length > 0 || chance(g, 20)) {
-          request.variables = chance(g, 85) ? document.variables : pick(g, [json, { v0: json }, null]);
+          request.variables = wellFormed || chance(g, 85) ? document.variables : pick(g, [json, { v0: json }, null]);
         }
         if (chance(g, 15)) request.operationName = pick(g, wellFormed ? [null] : [null, "a", "Frag", json]);
         if (!wellFormed && chance(g, 20)) {
