@@ -228,8 +228,7 @@ function selectionSet(
     const leaves = fields.filter((field) => !isObjectType(getNamedType(field.type)));
     const field = pick(g, depth > 0 || leaves.length === 0 || (mischief && chance(g, 10)) ? fields : leaves);
     // Without mischief, within the contract's aliases (§5).
-    const alias =
-      chance(g, 15) && (mischief || context.aliases++ < LIMITS.aliases) ? `${name(g)}${i}: ` : "";
+    const alias = chance(g, 15) && (mischief || context.aliases++ < LIMITS.aliases) ? `${name(g)}${i}: ` : "";
     // Without mischief, one field per response name where sets merge: no merging conflicts.
     const responseName = alias === "" ? field.name : alias.slice(0, -2);
     if (!mischief && used.has(responseName)) continue;
@@ -267,7 +266,13 @@ export function documentArbitrary(
     }
     const query = schema.getQueryType();
     if (query === null || query === undefined) throw new Error("the schema has no Query type");
-    const context = { variables: new Map() as Variables, fragments: [] as string[], budget: 300, aliases: 0, mischief };
+    const context = {
+      variables: new Map() as Variables,
+      fragments: [] as string[],
+      budget: 300,
+      aliases: 0,
+      mischief,
+    };
     const body = selectionSet(g, schema, query, g(fc.integer, { min: 0, max: 9 }), context);
     const declared = [...context.variables].map(([variable, { type }]) => `$${variable}: ${type}`);
     const header =
@@ -355,7 +360,8 @@ export function requestArbitrary(schema: GraphQLSchema, key: string): fc.Arbitra
       if (wellFormed || chance(g, 70)) {
         const request: Record<string, unknown> = { query: document.text };
         if (Object.keys(document.variables).length > 0 || chance(g, 20)) {
-          request.variables = wellFormed || chance(g, 85) ? document.variables : pick(g, [json, { v0: json }, null]);
+          request.variables =
+            wellFormed || chance(g, 85) ? document.variables : pick(g, [json, { v0: json }, null]);
         }
         if (chance(g, 15)) request.operationName = pick(g, wellFormed ? [null] : [null, "a", "Frag", json]);
         if (!wellFormed && chance(g, 20)) {
