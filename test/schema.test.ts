@@ -104,6 +104,7 @@ describe("the public schema", () => {
           "featureGroups",
           "customerGroups",
           "disagreementGroups",
+          "node",
         ].map((name) => ({ name })),
       },
       mutationType: null,

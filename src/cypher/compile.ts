@@ -15,9 +15,11 @@ import {
   getNullableType,
   GraphQLInt,
   isLeafType,
+  isInterfaceType,
   isListType,
   isObjectType,
   type GraphQLArgument,
+  type GraphQLInterfaceType,
   type GraphQLObjectType,
   type GraphQLSchema,
 } from "graphql";
@@ -25,6 +27,8 @@ import neo4j from "neo4j-driver";
 import { cypherArguments } from "./arguments.js";
 import { nestedConnection } from "./connections.js";
 import { ELEMENT_TYPES, type ElementType } from "../domain/table.js";
+import { NODE_TYPES } from "../domain/graph.js";
+import { elementTypeOf, GRAPH_FIELDS, graphArguments } from "./graph.js";
 import { listOrder, orderBy } from "./order.js";
 import { pageSize } from "./lists.js";
 import { NESTED_FIELDS } from "./nested.js";
@@ -56,6 +60,8 @@ const ELEMENTS: ReadonlySet<string> = new Set(ELEMENT_TYPES);
 class Compilation {
   readonly parameters: Record<string, unknown> = {};
   private next = 1;
+
+  constructor(readonly schema: GraphQLSchema) {}
 
   /** A number of its own for a nested field, which names its variables and parameters apart. */
   field(): number {
@@ -102,14 +108,15 @@ export function compileRootField(
   selection: Selection,
   root: RootStatement,
 ): CompiledQuery {
-  const compilation = new Compilation();
+  const compilation = new Compilation(schema);
   const queryType = schema.getQueryType();
   const field = queryType?.getFields()[selection.name];
   if (field === undefined) throw new Error(`No root field ${selection.name}`);
   const request: FieldRequest = { arguments: selection.args, selection };
   const statement = compilation.bind(root.build(request), selection.args, field.args, "");
   const type = getNamedType(field.type);
-  if (!isObjectType(type)) throw new Error(`${selection.name} is not an object field`);
+  if (!isObjectType(type) && !isInterfaceType(type))
+    throw new Error(`${selection.name} is not an object field`);
   const text = lines(
     "CYPHER 5",
     "CALL {",
@@ -121,8 +128,13 @@ export function compileRootField(
 }
 
 /** The selections of `type` below a field, by response key. */
-const selected = (selection: Selection, type: GraphQLObjectType): [string, Selection][] =>
-  Object.entries(selection.fieldsByTypeName[type.name] ?? {});
+const selected = (
+  selection: Selection,
+  type: GraphQLObjectType | GraphQLInterfaceType,
+): [string, Selection][] => Object.entries(selection.fieldsByTypeName[type.name] ?? {});
+
+/** The key of a `Node`'s projection naming its element type, for the interface's `resolveType`. */
+export const NODE_TYPE_KEY = "@type";
 
 /**
  * Cypher for a value of object type `type` held by `expression`, as `selection` selects it: a node
@@ -132,9 +144,10 @@ const selected = (selection: Selection, type: GraphQLObjectType): [string, Selec
 function valueOf(
   compilation: Compilation,
   expression: string,
-  type: GraphQLObjectType,
+  type: GraphQLObjectType | GraphQLInterfaceType,
   selection: Selection,
 ): string {
+  if (isInterfaceType(type)) return anyNodeValue(compilation, expression, type, selection);
   if (ELEMENTS.has(type.name)) return nodeValue(compilation, expression, type, selection);
   const entries = selected(selection, type).flatMap(([responseKey, child]) => {
     if (child.name === "__typename") return [];
@@ -143,7 +156,8 @@ function valueOf(
     const held = `${expression}.${child.name}`;
     const named = getNamedType(fieldType);
     if (isLeafType(named)) return [`${key(responseKey)}: ${held}`];
-    if (!isObjectType(named)) throw new Error(`${type.name}.${child.name} is neither a leaf nor an object`);
+    if (!isObjectType(named) && !isInterfaceType(named))
+      throw new Error(`${type.name}.${child.name} is neither a leaf nor an object`);
     if (!isListType(getNullableType(fieldType)))
       return [`${key(responseKey)}: ${valueOf(compilation, held, named, child)}`];
     const item = `x${String(compilation.field())}`;
@@ -161,12 +175,13 @@ function valueOf(
 function nodeValue(
   compilation: Compilation,
   expression: string,
-  type: GraphQLObjectType,
+  type: GraphQLObjectType | GraphQLInterfaceType,
   selection: Selection,
+  typeTag?: string,
 ): string {
-  if (!/^[A-Za-z_]\w*$/.test(expression)) {
+  if (!isVariable(expression)) {
     const v = `n${String(compilation.field())}`;
-    return `[${v} IN [${expression}] WHERE ${v} IS NOT NULL | ${nodeValue(compilation, v, type, selection)}][0]`;
+    return `[${v} IN [${expression}] WHERE ${v} IS NOT NULL | ${nodeValue(compilation, v, type, selection, typeTag)}][0]`;
   }
   const v = expression;
   const fields = selected(selection, type);
@@ -178,6 +193,25 @@ function nodeValue(
     if (isLeafType(named)) {
       const property = `${v}.${child.name}`;
       return [`${key(responseKey)}: ${named.name === "DateTime" ? instantOf(property) : property}`];
+    }
+    if (child.name === "neighborhood" || child.name === "pathsTo") {
+      // A graph field (contract §7 part 4): a map, or a list of maps, the compiler projects.
+      if (!isObjectType(named)) throw new Error(`${type.name}.${child.name} is not an object field`);
+      const n = compilation.field();
+      const args = graphArguments(child.name, child.args);
+      const value = compilation.bind(
+        GRAPH_FIELDS[child.name](v, args, n),
+        args,
+        field.args,
+        `f${String(n)}_`,
+      );
+      const item = `h${String(n)}`;
+      const projected = valueOf(compilation, item, named, child);
+      return [
+        child.name === "neighborhood"
+          ? `${key(responseKey)}: [${item} IN [${value}] | ${projected}][0]`
+          : `${key(responseKey)}: [${item} IN ${value} | ${projected}]`,
+      ];
     }
     const nested = NESTED_FIELDS[`${type.name}.${child.name}`];
     if (nested === undefined || !isObjectType(named))
@@ -219,7 +253,63 @@ function nodeValue(
   });
   if (!fields.some(([responseKey, child]) => responseKey === "id" && child.name === "id"))
     entries.push(`\`@id\`: ${v}.id`);
+  if (typeTag !== undefined) entries.push(`\`${NODE_TYPE_KEY}\`: ${typeTag}`);
   return `{${entries.join(", ")}}`;
+}
+
+const isVariable = (expression: string) => /^[A-Za-z_]\w*$/.test(expression);
+
+/**
+ * A `Node` of any element type (contract §7 part 4) as its type's projection, tagged with its
+ * type ({@link NODE_TYPE_KEY}): the interface's fields for every type, and for each type a
+ * fragment names (`... on Decision { title }`) its own fields too, in a branch of its own.
+ */
+function anyNodeValue(
+  compilation: Compilation,
+  expression: string,
+  type: GraphQLInterfaceType,
+  selection: Selection,
+): string {
+  if (!isVariable(expression)) {
+    const v = `n${String(compilation.field())}`;
+    return `[${v} IN [${expression}] WHERE ${v} IS NOT NULL | ${anyNodeValue(compilation, v, type, selection)}][0]`;
+  }
+  const common = selection.fieldsByTypeName[type.name] ?? {};
+  const branches = NODE_TYPES.flatMap(([, label]) => {
+    const own = selection.fieldsByTypeName[label];
+    if (own === undefined || Object.keys(own).length === 0) return [];
+    const fields = { ...common };
+    mergeSelections(fields, own);
+    const concrete = { ...selection, fieldsByTypeName: { [label]: fields } };
+    const objectType = compilation.schema.getType(label);
+    if (!isObjectType(objectType)) throw new Error(`No type ${label}`);
+    return [
+      `WHEN ${expression}:${label} THEN ${nodeValue(compilation, expression, objectType, concrete, `'${label}'`)}`,
+    ];
+  });
+  const shared = nodeValue(compilation, expression, type, selection, elementTypeOf(expression));
+  return branches.length === 0 ? shared : `CASE ${branches.join(" ")} ELSE ${shared} END`;
+}
+
+/** Adds `source`'s fields to `target`'s, merging the selections of a response key both hold. */
+function mergeSelections(
+  target: Record<string, Selection>,
+  source: Readonly<Record<string, Selection>>,
+): void {
+  for (const [responseKey, field] of Object.entries(source)) {
+    const known = target[responseKey];
+    if (known === undefined) {
+      target[responseKey] = field;
+      continue;
+    }
+    const byType = { ...known.fieldsByTypeName };
+    for (const [typeName, fields] of Object.entries(field.fieldsByTypeName)) {
+      const into = { ...(byType[typeName] ?? {}) };
+      mergeSelections(into, fields);
+      byType[typeName] = into;
+    }
+    target[responseKey] = { ...known, fieldsByTypeName: byType };
+  }
 }
 
 /**

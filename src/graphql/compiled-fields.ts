@@ -1,10 +1,24 @@
 // The product's root fields, answered with the one query src/cypher/compile.ts writes for each
 // request, instead of the Neo4j GraphQL Library's translation. The library still builds the
 // schema (its types, scalars and field resolvers) and answers any other `@cypher` field.
-import { getNullableType, isListType, Kind, parse, type GraphQLSchema, type StringValueNode } from "graphql";
+import {
+  getNullableType,
+  isInterfaceType,
+  isListType,
+  Kind,
+  parse,
+  type GraphQLSchema,
+  type StringValueNode,
+} from "graphql";
 import { LRUCache } from "lru-cache";
-import { compileRootField, type CompiledQuery, type RootStatement } from "../cypher/compile.js";
+import {
+  compileRootField,
+  NODE_TYPE_KEY,
+  type CompiledQuery,
+  type RootStatement,
+} from "../cypher/compile.js";
 import { NESTED_FIELDS } from "../cypher/nested.js";
+import { GRAPH_FIELDS } from "../cypher/graph.js";
 import { ELEMENT_TYPES } from "../domain/table.js";
 import { STATEMENT_BUILDERS } from "../cypher/statements.js";
 import type { StatementBuilder } from "../cypher/request.js";
@@ -46,7 +60,7 @@ export function rootStatements(
       if (cypher === undefined || argument("statement") !== BUILT_PER_REQUEST) continue;
       const name = `${owner}.${field.name.value}`;
       if (owner !== "Query") {
-        if (elements.has(owner) && NESTED_FIELDS[name] === undefined)
+        if (elements.has(owner) && NESTED_FIELDS[name] === undefined && !(field.name.value in GRAPH_FIELDS))
           throw new Error(`${name} has no nested form in src/cypher/nested.ts`);
         continue;
       }
@@ -66,6 +80,13 @@ export function rootStatements(
  * run through the request's runner (`executionContext`).
  */
 export function compileRootFields(schema: GraphQLSchema, roots: ReadonlyMap<string, RootStatement>): void {
+  // A `Node`'s projection names its element type (compile.ts).
+  const node = schema.getType("Node");
+  if (isInterfaceType(node))
+    node.resolveType = (value) =>
+      typeof value === "object" && value !== null
+        ? (value as Record<string, string>)[NODE_TYPE_KEY]
+        : undefined;
   const fields = schema.getQueryType()?.getFields() ?? {};
   const compiled = new CompiledQueries();
   for (const [name, root] of roots) {

@@ -166,37 +166,46 @@ export function planDocument(
 export function rootSelection(plan: OperationPlan, responseKey: string): FieldSelection | undefined {
   let roots = rootSelections.get(plan);
   if (roots === undefined) {
-    roots = merged(plan.root);
+    roots = fieldsByType(plan.root, ROOT)[ROOT] ?? {};
     rootSelections.set(plan, roots);
   }
   return roots[responseKey];
 }
 
+/** The root type of every operation that runs (the pipeline refuses the others). */
+const ROOT = "Query";
+
 /** Each plan's root fields by response key, merged once for all of them. */
 const rootSelections = new WeakMap<OperationPlan, Record<string, FieldSelection>>();
 
-/** The included fields of `selection` by response key, fragments flattened and same keys merged. */
-function merged(selection: PlannedSelection): Record<string, FieldSelection> {
-  const fields: Record<string, FieldSelection> = {};
-  const add = (items: readonly PlannedItem[]) => {
+/**
+ * The included fields of `selection`, a selection on type `typeName`, by type and response key:
+ * fragments flattened, those on an object type (`... on Decision` under a `Node`) into that
+ * type's fields, the others into `typeName`'s; same keys merged.
+ */
+function fieldsByType(
+  selection: PlannedSelection,
+  typeName: string,
+): Record<string, Record<string, FieldSelection>> {
+  const byType: Record<string, Record<string, FieldSelection>> = {};
+  const add = (items: readonly PlannedItem[], into: string) => {
     for (const item of items) {
       if (!item.included) continue;
       if (item.kind === "fragment") {
-        add(item.selection.items);
+        add(item.selection.items, isObjectType(item.type) ? item.type.name : into);
         continue;
       }
       const { node, field, args, selection: below } = item.field;
       const alias = node.alias?.value ?? node.name.value;
-      const children: Record<string, Record<string, FieldSelection>> = below === undefined
-        ? {}
-        : { [getNamedType(field.type).name]: merged(below) };
+      const children = below === undefined ? {} : fieldsByType(below, getNamedType(field.type).name);
+      const fields = (byType[into] ??= {});
       const known = fields[alias];
       if (known === undefined) fields[alias] = { name: field.name, alias, args, fieldsByTypeName: children };
       else mergeInto(known.fieldsByTypeName, children);
     }
   };
-  add(selection.items);
-  return fields;
+  add(selection.items, typeName);
+  return byType;
 }
 
 function mergeInto(

@@ -5,12 +5,13 @@ import type { GraphQLSchema } from "graphql";
 import { routing, type Driver } from "neo4j-driver";
 import type { QueryRunner } from "../neo4j/runner.js";
 import { projectRoot } from "../project-root.js";
-import { compileRootFields, rootStatements } from "./compiled-fields.js";
+import { BUILT_PER_REQUEST, compileRootFields, rootStatements } from "./compiled-fields.js";
 import { StrictDate, StrictDateTime } from "./strict-date.js";
 import { guardStoredValues } from "./stored-values.js";
 import { writeCursors } from "./cursors.js";
 import { ELEMENT_TYPES } from "../domain/table.js";
 import { whereInputsSdl } from "../domain/where-inputs.js";
+import { nodeFieldsSdl } from "../domain/graph.js";
 import { checkNeo4jVersion } from "../neo4j/version.js";
 import { executeDocument } from "./translate.js";
 
@@ -18,12 +19,13 @@ export const typeDefsDir = join(projectRoot, "typeDefs");
 
 /**
  * The schema's SDL: the files of `typeDefs/` in name order, then the `where` inputs generated from
- * the domain table (src/domain/where-inputs.ts).
+ * the domain table (src/domain/where-inputs.ts) and each element type's `Node` fields
+ * (src/domain/graph.ts).
  */
 export async function readTypeDefs(): Promise<string[]> {
   const files = (await readdir(typeDefsDir)).filter((name) => name.endsWith(".graphql")).sort();
   const sdl = await Promise.all(files.map((name) => readFile(join(typeDefsDir, name), "utf8")));
-  return [...sdl, whereInputsSdl()];
+  return [...sdl, whereInputsSdl(), nodeFieldsSdl(sdl, BUILT_PER_REQUEST)];
 }
 
 export interface SchemaOptions {
@@ -82,11 +84,13 @@ export async function translatingSchema(): Promise<GraphQLSchema> {
 
 /**
  * Descriptions of the types the library writes itself, for the explorer's docs: contract §3's
- * scalars (its own words are looser) and the root type (it drops the SDL's description).
+ * scalars (its own words are looser), the root type and the `Node` interface (it drops the SDL's
+ * descriptions of those).
  */
 const LIBRARY_TYPE_DESCRIPTIONS: Record<string, string> = {
   Query:
     "The knowledge graph, read-only: decisions, features, topics, customers, people and disagreements. Every list takes a `limit` (1 to 100, default 20) and has a connection beside it for paging with cursors and counting; group lists count and summarise in the database.",
+  Node: "A node of the knowledge graph: any element type. Use a fragment (`... on Decision { title }`) for its type's own fields.",
   Date: "A calendar date, exactly `YYYY-MM-DD` (ISO 8601) naming a real day of the Gregorian calendar, as in `2025-03-31`. Anything else in an argument is 422 validation_failed.",
   DateTime:
     "An instant, answered in UTC as ISO 8601 with exactly three fractional digits, as in `2025-03-31T14:05:00.123Z` (finer precision is truncated; instants stored with an offset or zone are converted).",

@@ -1,0 +1,181 @@
+// A node's neighborhood and its shortest paths (contract §7 part 4), each one subquery expression
+// of the request's query, read from the node at hand (`s`). Work is bounded by the answer, not by
+// the graph: the neighborhood walks layer by layer, keeps at most `limit + 1` nodes of a layer
+// (the nearest in the answer's order, a top-k over the layer's links), and reads the next layer
+// only while the layers read so far fit in `limit`; the paths are Neo4j's `ALL SHORTEST` search,
+// which stops at the first length that has paths. Names carry the field's number (`n`): a
+// subquery expression sees every variable of the query around it.
+import { LINK_TYPES, NODE_TYPES, labelOf, type LinkType, type NodeType } from "../domain/graph.js";
+import { indent, lines } from "./text.js";
+
+/** Part 4's defaults, for an argument absent or null. */
+export const GRAPH_DEFAULTS = {
+  neighborhood: { depth: 1, limit: 50 },
+  pathsTo: { maxLength: 4, limit: 1 },
+} as const;
+
+/** The test that node `x` has `label`: a label expression on a variable, else a look at its labels. */
+const hasLabel = (x: string, label: string): string =>
+  /^\w+$/.test(x) ? `${x}:${label}` : `'${label}' IN labels(${x})`;
+
+/** A `NodeType` value's rank in declared order, as Cypher (`CASE WHEN x:Decision THEN 0 …`). */
+export const nodeRank = (x: string): string =>
+  `CASE ${NODE_TYPES.map(([, label], rank) => `WHEN ${hasLabel(x, label)} THEN ${String(rank)}`).join(" ")} END`;
+
+/** A node's `NodeType` value, as Cypher. */
+export const nodeTypeOf = (x: string): string =>
+  `CASE ${NODE_TYPES.map(([type, label]) => `WHEN ${hasLabel(x, label)} THEN '${type}'`).join(" ")} END`;
+
+/** A node's element type (the GraphQL type a `Node` resolves to), as Cypher. */
+export const elementTypeOf = (x: string): string =>
+  `CASE ${NODE_TYPES.map(([, label]) => `WHEN ${hasLabel(x, label)} THEN '${label}'`).join(" ")} END`;
+
+/** A relationship type's rank in `LinkType`'s declared order, as Cypher. */
+const linkRank = (t: string): string =>
+  `CASE ${t} ${LINK_TYPES.map((type, rank) => `WHEN '${type}' THEN ${String(rank)}`).join(" ")} END`;
+
+/** The relationship types a pattern may follow: the given `LinkType`s, else all of them. */
+const relationshipTypes = (linkTypes: unknown): string =>
+  `:${(Array.isArray(linkTypes) ? LINK_TYPES.filter((type) => linkTypes.includes(type)) : LINK_TYPES).join("|")}`;
+
+/** The test that node `x` is of an allowed type, or none when every type is. */
+const allowedNode = (x: string, nodeTypes: unknown): string[] =>
+  Array.isArray(nodeTypes)
+    ? [
+        `(${NODE_TYPES.filter(([type]) => nodeTypes.includes(type))
+          .map(([, label]) => `${x}:${label}`)
+          .join(" OR ")})`,
+      ]
+    : [];
+
+/** A link map of relationship type `t` from `a` to `b`, as `Link` serves it. */
+const linkMap = (t: string, a: string, b: string): string =>
+  `{type: ${t}, fromType: ${nodeTypeOf(a)}, fromId: ${a}.id, toType: ${nodeTypeOf(b)}, toId: ${b}.id}`;
+
+const integer = (value: unknown, fallback: number): number =>
+  typeof value === "number" && Number.isInteger(value) ? value : fallback;
+
+/** A nested graph field's arguments as its statement reads them: absent and null take part 4's defaults. */
+export function graphArguments(
+  field: keyof typeof GRAPH_DEFAULTS,
+  args: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const defaults: Readonly<Record<string, number>> = GRAPH_DEFAULTS[field];
+  return Object.fromEntries([
+    ...Object.entries(args),
+    ...Object.entries(defaults).map(([name, value]) => [name, integer(args[name], value)]),
+  ]);
+}
+
+/**
+ * The neighborhood of node `s` (contract §7 part 4) as one map `{nodes, links, truncated}`, its
+ * `nodes` the `Reached` maps `{distance, node}`. Reads `$limit`; `depth`, `linkTypes` and
+ * `nodeTypes` are written into the text (they shape it).
+ */
+export function neighborhoodOf(s: string, args: Readonly<Record<string, unknown>>, n: number): string {
+  const depth = Math.min(3, Math.max(1, integer(args.depth, GRAPH_DEFAULTS.neighborhood.depth)));
+  const types = relationshipTypes(args.linkTypes);
+  const id = String(n);
+  const m = `m${id}`;
+  const layer = (k: number) => `l${String(k)}_${id}`;
+  const order = `ORDER BY ${nodeRank(m)}, ${m}.id`;
+  const clauses = [
+    `CALL (${s}) {`,
+    ...indent([
+      `MATCH (${s})-[${types}]-(${m})`,
+      `WHERE ${[`${m} <> ${s}`, ...allowedNode(m, args.nodeTypes)].join(" AND ")}`,
+      `WITH DISTINCT ${m} ${order} LIMIT $limit + 1`,
+      `RETURN collect(${m}) AS ${layer(1)}`,
+    ]),
+    "}",
+  ];
+  const layers = [layer(1)];
+  for (let k = 2; k <= depth; k++) {
+    // Read only while the nearer layers are whole and fit in `limit`; the layer's nodes are its
+    // neighbours' nearest in the answer's order, less those of the nearer layers (at most
+    // `limit + 1` of them: the read takes that many more).
+    const previous = layer(k - 1);
+    const candidates = `c${String(k)}_${id}`;
+    const a = `a${id}`;
+    clauses.push(
+      `CALL (${layers.join(", ")}) {`,
+      ...indent([
+        `WITH ${layers.join(", ")} WHERE ${layers.map((name) => `size(${name})`).join(" + ")} <= $limit`,
+        `UNWIND ${previous} AS ${a}`,
+        `MATCH (${a})-[${types}]-(${m})`,
+        ...(allowedNode(m, args.nodeTypes).length === 0
+          ? []
+          : [`WHERE ${allowedNode(m, args.nodeTypes).join("")}`]),
+        `WITH DISTINCT ${m} ${order} LIMIT 2 * $limit + 2`,
+        `RETURN collect(${m}) AS ${candidates}`,
+      ]),
+      "}",
+      `WITH ${s}, ${layers.join(", ")}, [x IN ${candidates} WHERE x <> ${s} AND NOT x IN ${layers.join(" + ")}][..$limit + 1] AS ${layer(k)}`,
+    );
+    layers.push(layer(k));
+  }
+  const reached = `r${id}`;
+  const nodes = `nodes${id}`;
+  const [a, b, t] = [`a${id}`, `b${id}`, `t${id}`];
+  const all = `set${id}`;
+  const links = `links${id}`;
+  return lines(
+    "COLLECT {",
+    ...indent([
+      ...clauses,
+      `WITH ${s}, ${layers.map((name, k) => `[x IN ${name} | {distance: ${String(k + 1)}, node: x}]`).join(" + ")} AS ${reached}`,
+      `WITH ${s}, ${reached}[..$limit] AS ${nodes}, size(${reached}) > $limit AS cut${id}`,
+      // Links only among the start and the nodes returned: each pair checked from its cheaper end.
+      `CALL (${s}, ${nodes}) {`,
+      ...indent([
+        `WITH [${s}] + [x IN ${nodes} | x.node] AS ${all}`,
+        `UNWIND ${all} AS ${a}`,
+        `UNWIND ${all} AS ${b}`,
+        `MATCH (${a})-[rel${id}${types}]->(${b})`,
+        // Several relationships of one type between two nodes are one link.
+        `WITH DISTINCT type(rel${id}) AS ${t}, ${a}, ${b}`,
+        `ORDER BY ${linkRank(t)}, ${a}.id, ${b}.id, ${nodeRank(a)}, ${nodeRank(b)}`,
+        "LIMIT 4 * $limit + 1",
+        `RETURN collect(${linkMap(t, a, b)}) AS ${links}`,
+      ]),
+      "}",
+      `RETURN {nodes: ${nodes}, links: ${links}[..4 * $limit], truncated: cut${id} OR size(${links}) > 4 * $limit} AS h${id}`,
+    ]),
+    "}[0]",
+  );
+}
+
+/**
+ * The shortest paths from node `s` to the node `type` + `$id` (contract §7 part 4), as a list of
+ * `{length, nodes, links}` maps in order of their nodes' (`NodeType`, `id`) sequence. Reads `$id`
+ * and `$limit`; `type`, `maxLength` and `linkTypes` are written into the text.
+ */
+export function pathsOf(s: string, args: Readonly<Record<string, unknown>>, n: number): string {
+  const maxLength = Math.min(6, Math.max(1, integer(args.maxLength, GRAPH_DEFAULTS.pathsTo.maxLength)));
+  const type = NODE_TYPES.some(([name]) => name === args.type) ? (args.type as NodeType) : "DECISION";
+  const id = String(n);
+  const [target, path, ns, rs, x, r] = [`t${id}`, `p${id}`, `ns${id}`, `rs${id}`, `x${id}`, `r${id}`];
+  return lines(
+    "COLLECT {",
+    ...indent([
+      `MATCH (${target}:${labelOf(type)} {id: $id})`,
+      `MATCH ${path} = ALL SHORTEST (${s})-[${relationshipTypes(args.linkTypes)}]-{0,${String(maxLength)}}(${target})`,
+      // Paths through duplicate relationships are one path.
+      `WITH DISTINCT nodes(${path}) AS ${ns}, [${r} IN relationships(${path}) | [type(${r}), startNode(${r}), endNode(${r})]] AS ${rs}`,
+      `ORDER BY [${x} IN ${ns} | [${nodeRank(x)}, ${x}.id]]`,
+      "LIMIT $limit",
+      `RETURN {length: size(${rs}), nodes: ${ns}, links: [${r} IN ${rs} | ${linkMap(`${r}[0]`, `${r}[1]`, `${r}[2]`)}]} AS ${path}`,
+    ]),
+    "}",
+  );
+}
+
+/** The graph fields every element type has (the `Node` interface's), by name. */
+export const GRAPH_FIELDS: Readonly<
+  Record<
+    keyof typeof GRAPH_DEFAULTS,
+    (s: string, args: Readonly<Record<string, unknown>>, n: number) => string
+  >
+> = { neighborhood: neighborhoodOf, pathsTo: pathsOf };
+
+export type { LinkType };
