@@ -22,6 +22,13 @@ export const LIMITS = {
   searchCharacters: 200,
   /** One `where` argument (§7, v1 additions part 3): operators in all, link levels, values of an `in`. */
   where: { operators: 30, linkLevels: 4, inValues: 100 },
+  /** The ranges of part 4's arguments (§7, v1 additions part 4), which replace `listLimit` there. */
+  graph: {
+    neighborhood: { depth: { min: 1, max: 3, default: 1 }, limit: { min: 1, max: 200, default: 50 } },
+    pathsTo: { maxLength: { min: 1, max: 6, default: 4 }, limit: { min: 1, max: 10, default: 1 } },
+    /** A neighborhood's links: at most this many times its `limit`. */
+    linksPerNode: 4,
+  },
 } as const;
 
 /** Defaults of what an operator may set (contract §2, §4, §6, §12). */

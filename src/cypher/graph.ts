@@ -5,14 +5,14 @@
 // only while the layers read so far fit in `limit`; the paths are Neo4j's `ALL SHORTEST` search,
 // which stops at the first length that has paths. Names carry the field's number (`n`): a
 // subquery expression sees every variable of the query around it.
-import { LINK_TYPES, NODE_TYPES, labelOf, type LinkType, type NodeType } from "../domain/graph.js";
+import { LINK_TYPES, NODE_TYPES, labelOf } from "../domain/graph.js";
 import { indent, lines } from "./text.js";
+import { LIMITS } from "../contract.js";
 
-/** Part 4's defaults, for an argument absent or null. */
-export const GRAPH_DEFAULTS = {
-  neighborhood: { depth: 1, limit: 50 },
-  pathsTo: { maxLength: 4, limit: 1 },
-} as const;
+/** Part 4's integer arguments, each with its range and its default for an absent or null value. */
+export const GRAPH_DEFAULTS = { neighborhood: LIMITS.graph.neighborhood, pathsTo: LIMITS.graph.pathsTo };
+
+const LINKS_PER_NODE = String(LIMITS.graph.linksPerNode);
 
 /** The test that node `x` has `label`: a label expression on a variable, else a look at its labels. */
 const hasLabel = (x: string, label: string): string =>
@@ -60,11 +60,10 @@ export function graphArguments(
   field: keyof typeof GRAPH_DEFAULTS,
   args: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> {
-  const defaults: Readonly<Record<string, number>> = GRAPH_DEFAULTS[field];
-  return Object.fromEntries([
-    ...Object.entries(args),
-    ...Object.entries(defaults).map(([name, value]) => [name, integer(args[name], value)]),
-  ]);
+  const read: Record<string, unknown> = { ...args };
+  for (const [name, range] of Object.entries(GRAPH_DEFAULTS[field]))
+    read[name] = integer(args[name], range.default);
+  return read;
 }
 
 /**
@@ -73,7 +72,8 @@ export function graphArguments(
  * `nodeTypes` are written into the text (they shape it).
  */
 export function neighborhoodOf(s: string, args: Readonly<Record<string, unknown>>, n: number): string {
-  const depth = Math.min(3, Math.max(1, integer(args.depth, GRAPH_DEFAULTS.neighborhood.depth)));
+  const { depth: range } = GRAPH_DEFAULTS.neighborhood;
+  const depth = Math.min(range.max, Math.max(range.min, integer(args.depth, range.default)));
   const types = relationshipTypes(args.linkTypes);
   const id = String(n);
   const m = `m${id}`;
@@ -135,11 +135,11 @@ export function neighborhoodOf(s: string, args: Readonly<Record<string, unknown>
         // Several relationships of one type between two nodes are one link.
         `WITH DISTINCT type(rel${id}) AS ${t}, ${a}, ${b}`,
         `ORDER BY ${linkRank(t)}, ${a}.id, ${b}.id, ${nodeRank(a)}, ${nodeRank(b)}`,
-        "LIMIT 4 * $limit + 1",
+        `LIMIT ${LINKS_PER_NODE} * $limit + 1`,
         `RETURN collect(${linkMap(t, a, b)}) AS ${links}`,
       ]),
       "}",
-      `RETURN {nodes: ${nodes}, links: ${links}[..4 * $limit], truncated: cut${id} OR size(${links}) > 4 * $limit} AS h${id}`,
+      `RETURN {nodes: ${nodes}, links: ${links}[..${LINKS_PER_NODE} * $limit], truncated: cut${id} OR size(${links}) > ${LINKS_PER_NODE} * $limit} AS h${id}`,
     ]),
     "}[0]",
   );
@@ -151,14 +151,14 @@ export function neighborhoodOf(s: string, args: Readonly<Record<string, unknown>
  * and `$limit`; `type`, `maxLength` and `linkTypes` are written into the text.
  */
 export function pathsOf(s: string, args: Readonly<Record<string, unknown>>, n: number): string {
-  const maxLength = Math.min(6, Math.max(1, integer(args.maxLength, GRAPH_DEFAULTS.pathsTo.maxLength)));
-  const type = NODE_TYPES.some(([name]) => name === args.type) ? (args.type as NodeType) : "DECISION";
+  const { maxLength: range } = GRAPH_DEFAULTS.pathsTo;
+  const maxLength = Math.min(range.max, Math.max(range.min, integer(args.maxLength, range.default)));
   const id = String(n);
   const [target, path, ns, rs, x, r] = [`t${id}`, `p${id}`, `ns${id}`, `rs${id}`, `x${id}`, `r${id}`];
   return lines(
     "COLLECT {",
     ...indent([
-      `MATCH (${target}:${labelOf(type)} {id: $id})`,
+      `MATCH (${target}:${labelOf(args.type)} {id: $id})`,
       `MATCH ${path} = ALL SHORTEST (${s})-[${relationshipTypes(args.linkTypes)}]-{0,${String(maxLength)}}(${target})`,
       // Paths through duplicate relationships are one path.
       `WITH DISTINCT nodes(${path}) AS ${ns}, [${r} IN relationships(${path}) | [type(${r}), startNode(${r}), endNode(${r})]] AS ${rs}`,
@@ -177,5 +177,3 @@ export const GRAPH_FIELDS: Readonly<
     (s: string, args: Readonly<Record<string, unknown>>, n: number) => string
   >
 > = { neighborhood: neighborhoodOf, pathsTo: pathsOf };
-
-export type { LinkType };

@@ -9,7 +9,7 @@ import { listOf } from "./element-lists.js";
 import { groupListOf, groups } from "./groups.js";
 import { lookupById, rootList } from "./lists.js";
 import type { StatementBuilder } from "./request.js";
-import { labelOf, NODE_TYPES, type NodeType } from "../domain/graph.js";
+import { labelOf } from "../domain/graph.js";
 
 /** The root fields of one element type, by name. */
 function rootFieldsOf(type: ElementType): [string, StatementBuilder][] {
@@ -29,16 +29,13 @@ function rootFieldsOf(type: ElementType): [string, StatementBuilder][] {
 }
 
 /** `node(type, id)` (contract §7 part 4): the node of the type's label with that `id`, or none. */
-const nodeByTypeAndId: StatementBuilder = (request) => {
-  const type = request.arguments.type;
-  return lookupById(
-    labelOf(NODE_TYPES.some(([name]) => name === type) ? (type as NodeType) : "DECISION"),
-    "n",
-  );
-};
+const nodeByTypeAndId: StatementBuilder = (request) => lookupById(labelOf(request.arguments.type), "n");
 
 /** How each root field's statement is built, by `Query.field`. */
-export const STATEMENT_BUILDERS: Readonly<Record<string, StatementBuilder>> = Object.fromEntries([
-  ...ELEMENT_TYPES.flatMap((type) => rootFieldsOf(type).map(([field, build]) => [`Query.${field}`, build])),
-  ["Query.node", nodeByTypeAndId],
-]);
+export const STATEMENT_BUILDERS: Readonly<Record<string, StatementBuilder>> =
+  Object.fromEntries<StatementBuilder>([
+    ...ELEMENT_TYPES.flatMap((type) =>
+      rootFieldsOf(type).map(([field, build]): [string, StatementBuilder] => [`Query.${field}`, build]),
+    ),
+    ["Query.node", nodeByTypeAndId] as const,
+  ]);

@@ -31,8 +31,8 @@ export const LINK_TYPES = [
 
 export type LinkType = (typeof LINK_TYPES)[number];
 
-/** The label of a `NodeType` value. */
-export const labelOf = (type: NodeType): ElementType =>
+/** The label a `NodeType` argument names (GraphQL has checked it is one of the values). */
+export const labelOf = (type: unknown): ElementType =>
   (NODE_TYPES.find(([name]) => name === type) ?? NODE_TYPES[0])[1];
 
 /** Every relationship type the domain table's links follow: the table and `LinkType` must agree. */

@@ -8,9 +8,31 @@ import type { OperationPlan } from "./operation-plan.js";
 import { whereBoundProblem } from "./where-bounds.js";
 import type { PreExecutionStage } from "./pre-execution.js";
 
-const { min: LIMIT_MIN, max: LIMIT_MAX } = LIMITS.listLimit;
-/** A list's `limit` and a connection's `first` (both 1..100), a connection's `after`, a group list's `by`, `search`. */
-const CHECKED = new Set(["limit", "first", "after", "by", "search", "where"]);
+/**
+ * A list's `limit` and a connection's `first` (both 1..100), a connection's `after`, a group list's
+ * `by`, `search`, `where`; part 4's integers (their own ranges) and its lists of types.
+ */
+const CHECKED = new Set([
+  "limit",
+  "first",
+  "after",
+  "by",
+  "search",
+  "where",
+  "depth",
+  "maxLength",
+  "linkTypes",
+  "nodeTypes",
+]);
+
+/** An integer argument's range: part 4's own on its fields (§7), else §5's 1..100. */
+const rangeOf = (field: string, argument: string): { min: number; max: number } => {
+  const graph: Readonly<Record<string, Readonly<Record<string, { min: number; max: number }>>>> = {
+    neighborhood: LIMITS.graph.neighborhood,
+    pathsTo: LIMITS.graph.pathsTo,
+  };
+  return graph[field]?.[argument] ?? LIMITS.listLimit;
+};
 const SEARCH_MAX = LIMITS.searchCharacters;
 /** How many dimensions a group list's `by` names (contract §7). */
 const BY = { min: 1, max: 4 };
@@ -18,7 +40,8 @@ const BY = { min: 1, max: 4 };
 /**
  * The arguments of the operation that the schema's types let through but contract §5 and §7
  * refuse, as literals or through variables (fragments followed where they are spread): a `limit`
- * or a connection's `first` outside 1..100 (an explicit `null` means the default and passes), an
+ * or a connection's `first` outside 1..100 (an explicit `null` means the default and passes), a
+ * part 4 `depth`, `limit` or `maxLength` outside its range or an empty list of its types, an
  * `after` that is not a cursor of the connection's element type and order, a `search` that is
  * empty, blank or over 200 characters, and a group list's `by` naming
  * no dimension, more than four, or one twice. Every field of the document is checked once, those
@@ -66,8 +89,13 @@ export function findArgumentViolations(plan: OperationPlan): GraphQLError[] {
         // A cursor names a position in the order it was written in (contract §7).
         const position = decodeCursor(value, listOrder(type, values.orderBy));
         if (typeof position === "string") refuse(name, position);
-      } else if (typeof value === "number" && (value < LIMIT_MIN || value > LIMIT_MAX)) {
-        refuse(name, `must be an integer from ${LIMIT_MIN} to ${LIMIT_MAX}; got ${value}`);
+      } else if (name === "linkTypes" || name === "nodeTypes") {
+        if (Array.isArray(value) && value.length === 0)
+          refuse(name, "must name at least one type (absent or null means every type)");
+      } else if (typeof value === "number") {
+        const { min, max } = rangeOf(field.name, name);
+        if (value < min || value > max)
+          refuse(name, `must be an integer from ${min} to ${max}; got ${value}`);
       }
     }
   }

@@ -187,12 +187,14 @@ function fieldsByType(
   selection: PlannedSelection,
   typeName: string,
 ): Record<string, Record<string, FieldSelection>> {
-  const byType: Record<string, Record<string, FieldSelection>> = {};
+  const byType: Record<string, Record<string, FieldSelection>> = { [typeName]: {} };
   const add = (items: readonly PlannedItem[], into: string) => {
     for (const item of items) {
       if (!item.included) continue;
       if (item.kind === "fragment") {
-        add(item.selection.items, isObjectType(item.type) ? item.type.name : into);
+        const type = isObjectType(item.type) ? item.type.name : into;
+        byType[type] ??= {};
+        add(item.selection.items, type);
         continue;
       }
       const { node, field, args, selection: below } = item.field;

@@ -6,13 +6,16 @@ import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import fc from "fast-check";
 import {
   getNamedType,
+  isCompositeType,
   isEnumType,
   isInputObjectType,
+  isInterfaceType,
   isListType,
   isNonNullType,
   isObjectType,
   type GraphQLArgument,
   type GraphQLInputType,
+  type GraphQLInterfaceType,
   type GraphQLObjectType,
   type GraphQLSchema,
 } from "graphql";
@@ -194,7 +197,7 @@ type Variables = Map<string, { type: string; value: unknown }>;
 function selectionSet(
   g: Gen,
   schema: GraphQLSchema,
-  type: GraphQLObjectType,
+  type: GraphQLObjectType | GraphQLInterfaceType,
   depth: number,
   context: { variables: Variables; fragments: string[]; budget: number; aliases: number; mischief: boolean },
   /** Response names already selected where this set merges (fragments merge into their parent). */
@@ -224,8 +227,14 @@ function selectionSet(
       parts.push(`... on ${type.name} ${selectionSet(g, schema, type, depth - 1, context, used)}`);
       continue;
     }
+    if (isInterfaceType(type) && chance(g, 40) && depth > 0) {
+      // A type's own fields under an interface (`... on Decision { title }`).
+      const possible = pick(g, schema.getPossibleTypes(type));
+      parts.push(`... on ${possible.name} ${selectionSet(g, schema, possible, depth - 1, context, used)}`);
+      continue;
+    }
     // Where no level is left, a leaf (mostly): an object field there would nest too deep.
-    const leaves = fields.filter((field) => !isObjectType(getNamedType(field.type)));
+    const leaves = fields.filter((field) => !isCompositeType(getNamedType(field.type)));
     const field = pick(g, depth > 0 || leaves.length === 0 || (mischief && chance(g, 10)) ? fields : leaves);
     // Without mischief, within the contract's aliases (§5).
     const alias = chance(g, 15) && (mischief || context.aliases++ < LIMITS.aliases) ? `${name(g)}${i}: ` : "";
@@ -244,7 +253,10 @@ function selectionSet(
     if (directive.includes("$flag"))
       context.variables.set("flag", { type: "Boolean!", value: chance(g, 50) });
     const target = getNamedType(field.type);
-    const sub = isObjectType(target) ? ` ${selectionSet(g, schema, target, depth - 1, context)}` : "";
+    const sub =
+      isObjectType(target) || isInterfaceType(target)
+        ? ` ${selectionSet(g, schema, target, depth - 1, context)}`
+        : "";
     parts.push(`${alias}${field.name}${args.length > 0 ? `(${args.join(", ")})` : ""}${directive}${sub}`);
   }
   if (parts.length === 0) parts.push("__typename");
