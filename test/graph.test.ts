@@ -58,7 +58,8 @@ describe("neighborhoods and paths (contract §7 part 4)", () => {
   });
   after(() => service.close());
 
-  const ask = async (query: string, variables?: Record<string, unknown>) => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON from the wire, asserted by the tests
+  const ask = async (query: string, variables?: Record<string, unknown>): Promise<any> => {
     const { status, body } = await service.graphql(query, variables);
     expect(status, JSON.stringify(body)).to.equal(200);
     expect(body.errors, JSON.stringify(body.errors)).to.equal(undefined);

@@ -61,8 +61,8 @@ export function graphArguments(
   args: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> {
   const read: Record<string, unknown> = { ...args };
-  for (const [name, range] of Object.entries(GRAPH_DEFAULTS[field]))
-    read[name] = integer(args[name], range.default);
+  const ranges: Readonly<Record<string, { default: number }>> = GRAPH_DEFAULTS[field];
+  for (const [name, range] of Object.entries(ranges)) read[name] = integer(args[name], range.default);
   return read;
 }
 
