@@ -247,20 +247,71 @@ describe("neighborhoods and paths (contract §7 part 4)", () => {
   });
 
   describe("on a graph holding bad values", () => {
-    before(loadBadValues);
+    before(async () => {
+      await loadBadValues();
+      // The customer without an id asks for f1; d1 is also about the topic whose id is a number.
+      await ingest(
+        `MATCH (c:Customer) WHERE c.id IS NULL MATCH (f:Feature {id: 'f1'}) CREATE (c)-[:REQUESTED]->(f)`,
+      );
+      await ingest(`MATCH (t:Topic {id: 7}), (d:Decision {id: 'd1'}) CREATE (d)-[:ABOUT]->(t)`);
+    });
 
-    it("serves every reached node, its bad values as §3's field errors with their paths", async () => {
+    it("serves every reached node, its bad values as §3's field errors with their paths and §3's nulls", async () => {
       const { status, body } = await service.graphql(`{ node(type: PERSON, id: "p1") {
-        neighborhood(depth: 2, nodeTypes: [DECISION, TOPIC]) { nodes { node { id ... on Decision { regretScore } } } }
+        neighborhood { nodes { distance node { id ... on Commitment { dueOn } } } }
       } }`);
       expect(status).to.equal(200);
-      const reached = body.data.node.neighborhood.nodes as { node: { id: string; regretScore?: number } }[];
-      expect(reached.length).to.be.above(0);
-      const errors = (body.errors ?? []) as { path: (string | number)[]; extensions: { code: string } }[];
-      for (const error of errors) {
-        expect(error.extensions.code).to.equal("invalid_stored_value");
-        expect(error.path.slice(0, 3)).to.deep.equal(["node", "neighborhood", "nodes"]);
-      }
+      // None left out: d2 and d3 (decided by p1), then m1, m2 and m3, their bad dates null.
+      expect(body.data.node.neighborhood.nodes).to.deep.equal([
+        { distance: 1, node: { id: "d2" } },
+        { distance: 1, node: { id: "d3" } },
+        { distance: 1, node: { id: "m1", dueOn: null } },
+        { distance: 1, node: { id: "m2", dueOn: null } },
+        { distance: 1, node: { id: "m3", dueOn: "2025-02-01" } },
+      ]);
+      const errors = body.errors as {
+        message: string;
+        path: (string | number)[];
+        extensions: { code: string };
+      }[];
+      expect(errors.map(({ path: at, extensions }) => [at.join("."), extensions.code])).to.deep.equal([
+        ["node.neighborhood.nodes.2.node.dueOn", "invalid_stored_value"],
+        ["node.neighborhood.nodes.3.node.dueOn", "invalid_stored_value"],
+      ]);
+      // A bad non-null field nulls its nearest nullable parent: here the node asked for.
+      const strict = await service.graphql(`{ node(type: PERSON, id: "p2") {
+        neighborhood { nodes { node { ... on Decision { status } } } }
+      } }`);
+      expect(strict.body.data.node).to.equal(null);
+      expect(strict.body.errors[0].message).to.equal(
+        'Decision "d3" has a status that is not one of the values of DecisionStatus.',
+      );
+      expect(strict.body.errors[0].path).to.deep.equal([
+        "node",
+        "neighborhood",
+        "nodes",
+        1,
+        "node",
+        "status",
+      ]);
+    });
+
+    it("names a link's end whose id the schema cannot serve, nulling up to the nearest nullable field", async () => {
+      const { status, body } = await service.graphql(`{ node(type: FEATURE, id: "f1") {
+        neighborhood { nodes { node { __typename } } links { type fromId toId } }
+      } }`);
+      expect(status).to.equal(200);
+      expect(body.data.node).to.equal(null);
+      const errors = body.errors as {
+        message: string;
+        path: (string | number)[];
+        extensions: { code: string };
+      }[];
+      expect(errors.map(({ message, extensions }) => [extensions.code, message])).to.deep.include([
+        "invalid_stored_value",
+        "Customer (without an id) has no id, which the schema requires.",
+      ]);
+      expect(errors[0]?.path.slice(0, 3)).to.deep.equal(["node", "neighborhood", "links"]);
     });
   });
 

@@ -133,6 +133,9 @@ const selected = (
   type: GraphQLObjectType | GraphQLInterfaceType,
 ): [string, Selection][] => Object.entries(selection.fieldsByTypeName[type.name] ?? {});
 
+/** A `Link`'s fields naming the types of its ends, projected under `@fromType` and `@toType` always. */
+const LINK_END_TYPES = ["fromType", "toType"] as const;
+
 /** The key of a `Node`'s projection naming its element type, for the interface's `resolveType`. */
 export const NODE_TYPE_KEY = "@type";
 
@@ -163,6 +166,9 @@ function valueOf(
     const item = `x${String(compilation.field())}`;
     return [`${key(responseKey)}: [${item} IN ${held} | ${valueOf(compilation, item, named, child)}]`];
   });
+  // A link names the types of its ends, whatever is selected: a value the schema cannot serve
+  // names its node (the stored-value checks), as a node's `@id` does.
+  if (type.name === "Link") entries.push(...LINK_END_TYPES.map((end) => `\`@${end}\`: ${expression}.${end}`));
   return `{${entries.join(", ")}}`;
 }
 

@@ -11,7 +11,7 @@ import { guardStoredValues } from "./stored-values.js";
 import { writeCursors } from "./cursors.js";
 import { ELEMENT_TYPES } from "../domain/table.js";
 import { whereInputsSdl } from "../domain/where-inputs.js";
-import { nodeFieldsSdl } from "../domain/graph.js";
+import { NODE_TYPES, nodeFieldsSdl } from "../domain/graph.js";
 import { checkNeo4jVersion } from "../neo4j/version.js";
 import { executeDocument } from "./translate.js";
 
@@ -49,7 +49,7 @@ export async function buildSchema(
   const schema = describeLibraryTypes(await neoSchema.getSchema());
   compileRootFields(schema, rootStatements(typeDefs));
   // Every domain type's properties: values the ingest got wrong are field errors (contract §3).
-  guardStoredValues(schema, ELEMENT_TYPES);
+  guardStoredValues(schema, ELEMENT_TYPES, Object.fromEntries(NODE_TYPES));
   writeCursors(schema);
   await warmUp(schema, driver, database);
   return schema;

@@ -140,11 +140,11 @@ export const aliasedValue: GraphQLFieldResolver<unknown, unknown> = (source, _ar
 function guard(
   field: GraphQLField<unknown, unknown>,
   describe: (source: Record<string, unknown>) => { label: string; id?: unknown; node: string },
+  property = field.name,
 ): void {
   const read = field.resolve ?? aliasedValue;
   const type = getNamedType(field.type);
   const required = isNonNullType(field.type);
-  const property = field.name;
   field.resolve = (source, args, context, info) => {
     const value: unknown = read(source, args, context, info);
     const result =
@@ -166,11 +166,40 @@ function guard(
 }
 
 /**
- * Checks every stored value the schema serves: each leaf field of a node type (`nodeTypes`; their
- * leaves are properties, their links `@cypher` objects), and each group dimension that is a
- * property of the grouped nodes (`DecisionGroup.status`).
+ * Checks the node ids a `Link` serves (contract §7 part 4): the `id` of the node at each end, named
+ * by its type (`fromType`, `toType`: the label's `NodeType`), like the node's own `id` field.
  */
-export function guardStoredValues(schema: GraphQLSchema, nodeTypes: readonly string[]): void {
+function guardLinkEnds(schema: GraphQLSchema, labels: Readonly<Record<string, string>>): void {
+  const link = schema.getType("Link");
+  if (!isObjectType(link)) return;
+  for (const end of ["from", "to"] as const) {
+    const field = link.getFields()[`${end}Id`];
+    if (field === undefined) continue;
+    guard(
+      field,
+      (source) => {
+        // The compiler projects each end's type under `@fromType` and `@toType` (compile.ts).
+        const label = labels[String(source[`@${end}Type`])] ?? "A node";
+        const id = source[`${end}Id`];
+        return { label, id, node: nodeName(label, id) };
+      },
+      "id",
+    );
+  }
+}
+
+/**
+ * Checks every stored value the schema serves: each leaf field of a node type (`nodeTypes`; their
+ * leaves are properties, their links `@cypher` objects), each group dimension that is a
+ * property of the grouped nodes (`DecisionGroup.status`), and the node ids of a `Link`.
+ */
+export function guardStoredValues(
+  schema: GraphQLSchema,
+  nodeTypes: readonly string[],
+  /** The label of each `NodeType` value, for the ends of a `Link`. */
+  labels: Readonly<Record<string, string>> = {},
+): void {
+  guardLinkEnds(schema, labels);
   for (const label of nodeTypes) {
     const nodeType = schema.getType(label);
     if (!isObjectType(nodeType)) throw new Error(`No node type ${label}`);
