@@ -1,0 +1,79 @@
+import { expect } from "chai";
+import type { GraphQLSchema } from "graphql";
+import { neighborhoodOf, pathsOf } from "../src/cypher/graph.js";
+import { translatingSchema } from "../src/graphql/schema.js";
+import { translateDocument } from "../src/graphql/translate.js";
+
+const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
+
+describe("neighborhoods and paths compiled to Cypher, without a database (src/cypher/graph.ts)", () => {
+  let schema: GraphQLSchema;
+  before(async () => {
+    schema = await translatingSchema();
+  });
+  const cypher = async (document: string) => {
+    const [query] = await translateDocument(schema, document);
+    if (query === undefined) throw new Error("no query");
+    return query;
+  };
+
+  it("reads one layer a level of depth, at most limit + 1 nodes each, the next only while the nearer ones fit", () => {
+    for (const depth of [1, 2, 3]) {
+      const text = neighborhoodOf("s", { depth, limit: 50 }, 7);
+      // One read of the start's links, one of each further layer's frontier, one of the links among them.
+      expect(count(text, /MATCH \(/g), `depth ${String(depth)}`).to.equal(depth + 1);
+      expect(count(text, /LIMIT \$limit \+ 1\b/g)).to.equal(1);
+      expect(count(text, /LIMIT 2 \* \$limit \+ 2/g)).to.equal(depth - 1);
+      expect(count(text, /\) <= \$limit$/gm)).to.equal(depth - 1);
+      expect(text).to.include("LIMIT 4 * $limit + 1");
+    }
+  });
+
+  it("follows only the link types given, both ways, and reaches only the node types given", () => {
+    const all = neighborhoodOf("s", { depth: 2 }, 1);
+    expect(all).to.include(
+      "MATCH (s)-[:DECIDED_BY|ABOUT|PARTICIPATED_IN|OWNS|REQUESTED|COMMITTED_TO|FOLLOWS_FROM]-(m1)",
+    );
+    expect(all).not.to.match(/\(m1:/);
+    const some = neighborhoodOf(
+      "s",
+      { depth: 2, linkTypes: ["OWNS", "ABOUT"], nodeTypes: ["TOPIC", "PERSON"] },
+      1,
+    );
+    expect(some).to.include("MATCH (s)-[:ABOUT|OWNS]-(m1)");
+    expect(count(some, /\(m1:Person OR m1:Topic\)/g)).to.equal(2);
+    // Links are read in their stored direction, among the start and the nodes returned.
+    expect(some).to.include("MATCH (a1)-[rel1:ABOUT|OWNS]->(b1)");
+  });
+
+  it("asks for all the shortest paths up to maxLength, from the node at hand to the target read by its id", () => {
+    const text = pathsOf("s", { type: "CUSTOMER", id: "c42", maxLength: 6, linkTypes: ["REQUESTED"] }, 3);
+    expect(text).to.include("MATCH (t3:Customer {id: $id})");
+    expect(text).to.include("MATCH p3 = ALL SHORTEST (s)-[:REQUESTED]-{0,6}(t3)");
+    expect(text).to.include("LIMIT $limit");
+    expect(text).not.to.include("c42");
+  });
+
+  it("binds part 4's defaults for absent and null arguments, and never splices an id", async () => {
+    const { text, parameters } = await cypher(
+      '{ node(type: TOPIC, id: "t9") { a: neighborhood(limit: null) { truncated } b: pathsTo(type: PERSON, id: "p9", limit: null, maxLength: null) { length } } }',
+    );
+    expect(text).not.to.match(/t9|p9/);
+    expect(text).to.include("MATCH (n:Topic {id: $id})");
+    expect(text).to.include("{0,4}");
+    expect(parameters).to.deep.include({ id: "t9" });
+    const limits = Object.entries(parameters).filter(([name]) => name.endsWith("_limit"));
+    expect(limits.map(([, value]) => Number(value))).to.deep.equal([50, 1]);
+  });
+
+  it("projects a Node by its type: a branch for each type a fragment names, the interface's fields for the rest", async () => {
+    const { text } = await cypher(
+      '{ node(type: DECISION, id: "d1") { id ... on Decision { title } ... on Person { name } } }',
+    );
+    expect(text).to.include("CASE WHEN n:Decision THEN {`id`: n.id, `title`: n.title, `@type`: 'Decision'}");
+    expect(text).to.include("WHEN n:Person THEN {`id`: n.id, `name`: n.name, `@type`: 'Person'}");
+    expect(text).to.match(/ELSE \{`id`: n\.id, `@type`: CASE WHEN n:Decision THEN 'Decision' .* END\} END/);
+    const plain = await cypher('{ node(type: TOPIC, id: "t1") { id } }');
+    expect(plain.text).not.to.include("CASE WHEN n:Decision THEN {");
+  });
+});
