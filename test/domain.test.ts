@@ -2,7 +2,8 @@ import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "chai";
 import { STATEMENT_BUILDERS } from "../src/cypher/statements.js";
-import { DOMAIN, type DomainTable, type ElementRow } from "../src/domain/table.js";
+import { DOMAIN, ELEMENT_TYPES, type DomainTable, type ElementRow } from "../src/domain/table.js";
+import { LINK_TYPES, NODE_TYPES, TABLE_RELATIONSHIPS } from "../src/domain/graph.js";
 import { readTypeDefs } from "../src/graphql/schema.js";
 import { cypherDir } from "../src/neo4j/apply-cypher.js";
 import { indexProblems, sdlProblems, sdlSchema, statementsOf } from "./support/domain-checks.js";
@@ -34,6 +35,11 @@ describe("the domain table (src/domain/table.ts)", () => {
 
   it("agrees with cypher/: every index it reads by is created there, and no other", () => {
     expect(indexProblems(statements, DOMAIN)).to.deep.equal([]);
+  });
+
+  it("follows every relationship type of LinkType and only those, and names every element type a NodeType", () => {
+    expect([...TABLE_RELATIONSHIPS].sort()).to.deep.equal([...LINK_TYPES].sort());
+    expect(NODE_TYPES.map(([, label]) => label).sort()).to.deep.equal([...ELEMENT_TYPES].sort());
   });
 
   it("gives every root field of the SDL its statement builder", () => {

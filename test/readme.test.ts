@@ -11,7 +11,7 @@ import { startService, type RunningService } from "./support/service.js";
 import { testDatabase, testDriver } from "./support/test-neo4j.js";
 
 /** The README stays a page a newcomer reads in five minutes; the rest belongs in docs/. */
-const README_MAX_LINES = 150;
+const README_MAX_LINES = 180;
 
 /** The README and every page of docs/, by path from the project root. */
 const PAGES = [
@@ -116,7 +116,7 @@ describe("README and docs/: every example runs on the demo data", () => {
   });
 
   it("finds the examples of the README and of the query guide", () => {
-    expect(EXAMPLES.filter((example) => example.page === "README.md")).to.have.length(2);
+    expect(EXAMPLES.filter((example) => example.page === "README.md")).to.have.length(3);
     expect(EXAMPLES.filter((example) => example.page === "docs/queries.md")).to.have.length.of.at.least(8);
   });
 
