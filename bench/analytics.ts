@@ -1,5 +1,6 @@
-// `npm run bench:analytics -- --size 10k|100k|1m [--requests 200] [--seconds 60] [--no-stock]`: issue 15's
-// questions (and issue 34's `where` questions beside the fastest Cypher we write by hand for them), asked one at a time of kg-graphql and (where its generated schema can express them)
+// `npm run bench:analytics -- --size 10k|100k|1m [--requests 200] [--seconds 60] [--no-stock] [--only <text>]`:
+// issue 15's questions (and issue 34's `where` questions and issue 35's neighborhoods and paths
+// beside the fastest Cypher we write by hand for them), asked one at a time of kg-graphql and (where its generated schema can express them)
 // stock, on the size's bench graph: a connection's first page against a page deep in the list
 // (page 5,000 at 1m, the last page below that), the same two pages in another order (`orderBy`
 // regret score, issue 24), `totalCount` alone and with one filter, and group lists (by status;
@@ -14,6 +15,7 @@ import { parseArgs } from "node:util";
 import type { ChildProcess } from "node:child_process";
 import neo4j from "neo4j-driver";
 import { encodeCursor } from "../src/cypher/cursor.js";
+import { graphContenders } from "./graph-questions.js";
 import { projectRoot } from "../src/project-root.js";
 import { CONTENDERS, PRODUCT } from "./contenders.js";
 import { log, openBenchGraph, parseSize } from "./harness.js";
@@ -28,6 +30,8 @@ const { values } = parseArgs({
     // `--no-stock`: kg-graphql alone, e.g. when stock's answers at 1M take minutes and the
     // targets are kg-graphql's own.
     stock: { type: "boolean", default: true },
+    // `--only <text>[,<text>…]`: the questions whose name holds one of the texts (`neighborhood,pathsTo`).
+    only: { type: "string" },
   },
   allowNegative: true,
 });
@@ -218,7 +222,12 @@ async function main(): Promise<void> {
         name: `decisionGroups [WEEK] over a year`,
         kg: `{ decisionGroups(by: [WEEK], since: "${YEAR_START}", until: "${YEAR_END}", orderBy: DIMENSIONS, limit: 53) { week count } }`,
       },
-    ];
+      // Issue 35's neighborhoods and paths, each beside the Cypher we write by hand for it.
+      ...(await graphContenders(graph.driver)),
+    ].filter(
+      (question) =>
+        values.only === undefined || values.only.split(",").some((text) => question.name.includes(text)),
+    );
 
     log(values.stock ? "Starting kg-graphql and stock…" : "Starting kg-graphql…");
     const product = await CONTENDERS[PRODUCT].start(graph);
@@ -322,18 +331,25 @@ async function main(): Promise<void> {
             : `, hand-written Cypher ${describe(cypherTimes)} (${(p50(kg) / p50(cypherTimes)).toFixed(2)}×)`),
       );
     }
-    const [, first, deepPage, regretFirst, regretDeep] = results;
+    const [, first, deepPage, regretFirst, regretDeep] = values.only === undefined ? results : [];
     const ratio = p50(deepPage?.kg) / p50(first?.kg);
     const regretRatio = p50(regretDeep?.kg) / p50(regretFirst?.kg);
-    log(`  deep page / page 1 (kg-graphql p50): ${ratio.toFixed(2)} (target ≤ 1.5 at 1m)`);
-    log(`  by regret, deep page / page 1 (kg-graphql p50): ${regretRatio.toFixed(2)}`);
-    const file = join(projectRoot, "bench", "results", `analytics-${size}.json`);
+    if (values.only === undefined) {
+      log(`  deep page / page 1 (kg-graphql p50): ${ratio.toFixed(2)} (target ≤ 1.5 at 1m)`);
+      log(`  by regret, deep page / page 1 (kg-graphql p50): ${regretRatio.toFixed(2)}`);
+    }
+    const file = join(
+      projectRoot,
+      "bench",
+      "results",
+      values.only === undefined ? `analytics-${size}.json` : `analytics-${size}-only.json`,
+    );
     await writeFile(
       file,
       `${JSON.stringify(
         {
           size,
-          command: `npm run bench:analytics -- --size ${size} --requests ${String(REQUESTS)} --seconds ${String(SECONDS)}${values.stock ? "" : " --no-stock"}`,
+          command: `npm run bench:analytics -- --size ${size} --requests ${String(REQUESTS)} --seconds ${String(SECONDS)}${values.stock ? "" : " --no-stock"}${values.only === undefined ? "" : ` --only ${values.only}`}`,
           measuredAt: new Date().toISOString(),
           commit: measuredCommit(),
           method: `Per question and contender, ${String(WARM_UP)} warm-up requests (fewer past ${String(SECONDS / 10)} s), then ${String(REQUESTS)} sequential requests on one keep-alive connection (fewer past ${String(SECONDS)} s, at least ${String(AT_LEAST)}); p50 and p99 in ms. stock's decisionGroups [STATUS] is one filtered totalCount per status value.`,
