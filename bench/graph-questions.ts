@@ -2,7 +2,7 @@
 // busy person's three links out, the shortest path from a customer to a decision four links away,
 // and a path search that finds nothing within six links; each beside the Cypher we write by hand
 // for the same answer (the same layered walk and shortest-path search, without the service).
-import type { Driver } from "neo4j-driver";
+import neo4j, { type Driver } from "neo4j-driver";
 import { LINK_TYPES, NODE_TYPES } from "../src/domain/graph.js";
 
 /** A question as bench:analytics asks it: of kg-graphql, and as hand-written Cypher. */
@@ -56,7 +56,55 @@ function handPaths(from: [string, string], to: [string, string], maxLength: numb
 const one = async (driver: Driver, cypher: string): Promise<Record<string, unknown> | undefined> =>
   (await driver.executeQuery(cypher)).records[0]?.toObject();
 
-/** The subjects of the bench graph and the four questions about them. */
+/** The decisions of the bench's busy topic: the demo data spreads decisions evenly (about 33 a topic). */
+const SUPERNODE_DECISIONS = 30_000;
+
+/**
+ * The busy topic the issue asks about, written into the bench graph as the ingest would for the
+ * graph questions, and removed after them ({@link removeBusyTopic}): a topic with
+ * {@link SUPERNODE_DECISIONS} decisions of its own, each decided by one of the first 100 people.
+ */
+export async function addBusyTopic(driver: Driver): Promise<void> {
+  await removeBusyTopic(driver);
+  // `IN TRANSACTIONS` needs an auto-commit transaction: a session's `run`.
+  const session = driver.session();
+  try {
+    await session.run(`CREATE (:Topic {id: 'topic-busy', name: 'Everything at once'})`);
+    await session.run(
+      `MATCH (p:Person) WITH p ORDER BY p.id LIMIT 100 WITH collect(p) AS people
+       MATCH (t:Topic {id: 'topic-busy'})
+       UNWIND range(1, $count) AS i
+       CALL (t, i, people) {
+         WITH t, i, people[i % size(people)] AS p
+         CREATE (d:Decision {id: 'decision-busy-' + right('0000' + toString(i), 5), title: 'Busy ' + toString(i),
+                             status: 'DECIDED', decidedAt: datetime('2025-06-01T00:00:00Z') + duration({minutes: i})})
+         CREATE (d)-[:ABOUT]->(t), (d)-[:DECIDED_BY]->(p)
+       } IN TRANSACTIONS OF 5000 ROWS`,
+      { count: neo4j.int(SUPERNODE_DECISIONS) },
+    );
+  } finally {
+    await session.close();
+  }
+}
+
+/**
+ * Takes the busy topic and its decisions out of the bench graph, leaving the demo data as it was
+ * (the harness calls it too, for a run that stopped before it could).
+ */
+export async function removeBusyTopic(driver: Driver): Promise<void> {
+  const session = driver.session();
+  try {
+    await session.run(
+      `MATCH (d:Decision) WHERE d.id STARTS WITH 'decision-busy-'
+       CALL (d) { DETACH DELETE d } IN TRANSACTIONS OF 5000 ROWS`,
+    );
+    await session.run("MATCH (t:Topic {id: 'topic-busy'}) DETACH DELETE t");
+  } finally {
+    await session.close();
+  }
+}
+
+/** The subjects of the bench graph (the busy topic added: {@link addBusyTopic}) and the four questions about them. */
 export async function graphContenders(driver: Driver): Promise<GraphQuestion[]> {
   const topic = await one(
     driver,

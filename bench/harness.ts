@@ -16,6 +16,7 @@ import { projectRoot } from "../src/project-root.js";
 import { listeningPort } from "./contenders/listening.js";
 import type { BenchSubjects } from "./questions.js";
 import type { ShapeSubjects } from "./cold-shapes.js";
+import { removeBusyTopic } from "./graph-questions.js";
 
 /** One instance per size, so that switching sizes does not reload a million decisions. */
 export const BENCH_SIZES = {
@@ -65,6 +66,8 @@ export async function openBenchGraph(size: BenchSize): Promise<BenchGraph> {
   const neo = await startLocalNeo4j(options);
   const driver = neo4j.driver(neo.uri, neo4j.auth.basic(neo.user, neo.password));
   const database = "neo4j";
+  // A graph-questions run that stopped before it took its busy topic out.
+  await removeBusyTopic(driver);
   if (!(await holdsDemoSize(driver, size))) await seedDemoData(driver, database, size, 42, log);
   const { key } = await new ApiKeyStore(driver, database).create(`bench ${new Date().toISOString()}`, [
     "read",

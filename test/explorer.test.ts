@@ -8,6 +8,22 @@ import { loadFixtures } from "./support/fixtures.js";
 import { startService, type RunningService } from "./support/service.js";
 
 const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+/** What the test reads of an element in the page (the suite's TypeScript has no DOM types). */
+interface Attributed {
+  getAttribute(name: string): string | null;
+}
+
+/** A topic's web (contract §7 part 4), as a dashboard draws it. */
+const NEIGHBORHOOD = `{
+  topic(id: "t1") {
+    neighborhood(depth: 2, limit: 20) {
+      nodes { distance node { __typename id } }
+      links { type fromType fromId toType toId }
+      truncated
+    }
+  }
+}`;
+
 const DASHBOARD = `query Dashboard($topicId: ID!) {
   topic(id: $topicId) {
     name
@@ -47,7 +63,7 @@ describe("explorer: GraphiQL on a browser GET", () => {
       expect(html).to.include("<title>kg-graphql explorer</title>");
       // Every script and stylesheet comes from the service itself, never a CDN.
       const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1] as string);
-      expect(assets).to.have.length(6);
+      expect(assets).to.have.length(7);
       for (const asset of assets) {
         expect(asset).to.match(/^\/explorer\/assets\//);
         const file = await fetch(service.url + asset);
@@ -152,6 +168,68 @@ describe("explorer: GraphiQL on a browser GET", () => {
       await hints.waitFor();
       expect(await hints.innerText()).to.include("some");
       await page.keyboard.press("Escape");
+      await context.close();
+    });
+
+    it("draws a neighborhood beside the JSON: the start in the middle, nodes by type on rings by distance, links as arrows in their direction", async () => {
+      const context = await browser.newContext({ viewport: { width: 1400, height: 860 } });
+      const page = await context.newPage();
+      const address = new URL("/api/v1/graphql", service.url);
+      address.searchParams.set("query", NEIGHBORHOOD);
+      await page.goto(address.href);
+      await page.getByLabel("API key").fill(service.key);
+      await page.getByRole("button", { name: "Use key" }).click();
+      await page.getByText("Key in use for this tab.").waitFor();
+      const panel = page.locator("#kg-graph");
+      expect(await panel.isHidden()).to.equal(true);
+
+      await page.getByRole("button", { name: "Execute query (Ctrl-Enter)" }).click();
+      await panel.locator("svg").waitFor();
+      const { body } = await service.graphql(NEIGHBORHOOD);
+      const answer = body.data.topic.neighborhood as {
+        nodes: { distance: number; node: { __typename: string; id: string } }[];
+        links: { fromId: string; toId: string }[];
+      };
+      // Every node and the start, each of its type; every link from its stored start to its end.
+      const nodes = await panel
+        .locator(".kg-node")
+        .evaluateAll((groups: Attributed[]) =>
+          groups.map((group) => [group.getAttribute("data-id"), group.getAttribute("data-type")]),
+        );
+      expect(nodes).to.have.deep.members([
+        ["t1", "TOPIC"],
+        ...answer.nodes.map(({ node }) => [node.id, node.__typename.toUpperCase()]),
+      ]);
+      const links = await panel
+        .locator("line.kg-link")
+        .evaluateAll((lines: Attributed[]) =>
+          lines.map((line) => [
+            line.getAttribute("data-from"),
+            line.getAttribute("data-to"),
+            line.getAttribute("marker-end"),
+          ]),
+        );
+      expect(links).to.deep.equal(answer.links.map((link) => [link.fromId, link.toId, "url(#kg-arrow)"]));
+      expect(await panel.locator("h2").innerText()).to.equal(
+        `Neighborhood: ${String(answer.nodes.length)} nodes`,
+      );
+      // The JSON is still there beside it.
+      await page.locator(".result-window").getByText('"neighborhood"').waitFor();
+      const screenshot =
+        process.env.EXPLORER_GRAPH_SCREENSHOT ??
+        join(mkdtempSync(join(tmpdir(), "explorer-")), "explorer-graph.png");
+      const png = await page.screenshot({ path: screenshot });
+      expect(png.subarray(1, 4).toString()).to.equal("PNG");
+
+      // An answer without a neighborhood hides the drawing.
+      const editor = page.locator(".graphiql-query-editor .CodeMirror").first();
+      await editor.click();
+      await page.keyboard.press("Control+A");
+      await page.keyboard.press("Delete");
+      await page.keyboard.type("{ topics(limit: 1) { name } }");
+      await page.getByRole("button", { name: "Execute query (Ctrl-Enter)" }).click();
+      await page.locator(".result-window").getByText('"topics"').waitFor();
+      await panel.waitFor({ state: "hidden" });
       await context.close();
     });
   });

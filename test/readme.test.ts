@@ -11,7 +11,7 @@ import { startService, type RunningService } from "./support/service.js";
 import { testDatabase, testDriver } from "./support/test-neo4j.js";
 
 /** The README stays a page a newcomer reads in five minutes; the rest belongs in docs/. */
-const README_MAX_LINES = 180;
+const README_MAX_LINES = 185;
 
 /** The README and every page of docs/, by path from the project root. */
 const PAGES = [

@@ -19,6 +19,7 @@ const ASSETS: Record<string, string> = {
   "graphiql.min.js": join(packageDir("graphiql"), "graphiql.min.js"),
   "graphiql.min.css": join(packageDir("graphiql"), "graphiql.min.css"),
   "explorer.js": join(projectRoot, "src/explorer/browser/explorer.js"),
+  "graph.js": join(projectRoot, "src/explorer/browser/graph.js"),
   "explorer.css": join(projectRoot, "src/explorer/browser/explorer.css"),
 };
 
@@ -43,10 +44,14 @@ const PAGE = `<!doctype html>
       </form>
       <span id="key-status" role="status"></span>
     </header>
-    <main id="graphiql"></main>
+    <main class="kg-main">
+      <div id="graphiql"></div>
+      <aside id="kg-graph" aria-label="Neighborhood drawing" hidden></aside>
+    </main>
     <script src="${asset("react.production.min.js")}"></script>
     <script src="${asset("react-dom.production.min.js")}"></script>
     <script src="${asset("graphiql.min.js")}"></script>
+    <script src="${asset("graph.js")}"></script>
     <script src="${asset("explorer.js")}"></script>
   </body>
 </html>

@@ -1,6 +1,7 @@
 // The explorer page's own script (plain browser JavaScript, no build step): GraphiQL with a fetcher
-// that sends the API key typed into the page as `Authorization: Bearer`. The key stays in this
-// tab's sessionStorage, so it survives a reload and is gone when the tab closes.
+// that sends the API key typed into the page as `Authorization: Bearer`, and draws a neighborhood
+// the answer holds beside it (graph.js). The key stays in this tab's sessionStorage, so it
+// survives a reload and is gone when the tab closes.
 (() => {
   "use strict";
 
@@ -30,6 +31,7 @@
   const form = document.getElementById("key-form");
   const keyInput = document.getElementById("api-key");
   const keyStatus = document.getElementById("key-status");
+  const graphPanel = document.getElementById("kg-graph");
 
   let apiKey = window.sessionStorage.getItem(KEY_STORAGE) ?? "";
   keyInput.value = apiKey;
@@ -40,7 +42,10 @@
     if (key !== "") headers.Authorization = `Bearer ${key}`;
     const response = await fetch(endpoint, { method: "POST", headers, body: JSON.stringify(graphQLParams) });
     // Every answer, 200 or not, is a GraphQL response body with `data` or `errors` (contract §3).
-    return response.json();
+    const answer = await response.json();
+    // A neighborhood in the answer is drawn beside it (graph.js); the schema's introspection is not an answer.
+    if (graphQLParams.operationName !== "IntrospectionQuery") window.kgGraph.show(graphPanel, answer);
+    return answer;
   };
 
   // A shared link keeps the query and variables in the address: ?query=…&variables=….
