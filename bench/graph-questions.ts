@@ -161,6 +161,18 @@ export async function graphContenders(driver: Driver): Promise<GraphQuestion[]> 
       kg: `{ node(type: CUSTOMER, id: ${quoted(apart.customer)}) { pathsTo(type: DECISION, id: ${quoted(apart.decision)}) { length nodes { __typename id } links { type } } } }`,
       cypher: handPaths(["Customer", apart.customer], ["Decision", apart.decision], 4),
     });
+  // Two of the busy topic's deciders: 300 × 300 shortest paths of four links through it.
+  const deciders = await driver.executeQuery(
+    `MATCH (:Topic {id: 'topic-busy'})<-[:ABOUT]-(:Decision)-[:DECIDED_BY]->(p:Person)
+     WITH DISTINCT p ORDER BY p.id LIMIT 2 RETURN collect(p.id) AS ids`,
+  );
+  const [first, second] = (deciders.records[0]?.get("ids") as string[] | undefined) ?? [];
+  if (first !== undefined && second !== undefined)
+    questions.push({
+      name: "pathsTo person → person, 90,000 shortest paths",
+      kg: `{ node(type: PERSON, id: ${quoted(first)}) { pathsTo(type: PERSON, id: ${quoted(second)}) { length nodes { id } } } }`,
+      cypher: handPaths(["Person", first], ["Person", second], 4),
+    });
   if (topic !== undefined && alone !== undefined)
     questions.push({
       name: "pathsTo none within 6 links",

@@ -154,17 +154,23 @@ export function pathsOf(s: string, args: Readonly<Record<string, unknown>>, n: n
   const { maxLength: range } = GRAPH_DEFAULTS.pathsTo;
   const maxLength = Math.min(range.max, Math.max(range.min, integer(args.maxLength, range.default)));
   const id = String(n);
-  const [target, path, ns, rs, x, r] = [`t${id}`, `p${id}`, `ns${id}`, `rs${id}`, `x${id}`, `r${id}`];
+  const [target, path, ns, rs, x, i] = [`t${id}`, `p${id}`, `ns${id}`, `rs${id}`, `x${id}`, `i${id}`];
   return lines(
     "COLLECT {",
     ...indent([
       `MATCH (${target}:${labelOf(args.type)} {id: $id})`,
       `MATCH ${path} = ALL SHORTEST (${s})-[${relationshipTypes(args.linkTypes)}]-{0,${String(maxLength)}}(${target})`,
-      // Paths through duplicate relationships are one path.
-      `WITH DISTINCT nodes(${path}) AS ${ns}, [${r} IN relationships(${path}) | [type(${r}), startNode(${r}), endNode(${r})]] AS ${rs}`,
+      `WITH nodes(${path}) AS ${ns}, relationships(${path}) AS ${rs}`,
+      // Paths through duplicate relationships are one path: each link is its type and whether it
+      // leaves the node before it (a list of nodes and a few small values is cheap to compare).
+      `WITH DISTINCT ${ns}, [${i} IN range(0, size(${rs}) - 1) | [type(${rs}[${i}]), startNode(${rs}[${i}]) = ${ns}[${i}]]] AS ${rs}`,
       `ORDER BY [${x} IN ${ns} | [${nodeRank(x)}, ${x}.id]]`,
       "LIMIT $limit",
-      `RETURN {length: size(${rs}), nodes: ${ns}, links: [${r} IN ${rs} | ${linkMap(`${r}[0]`, `${r}[1]`, `${r}[2]`)}]} AS ${path}`,
+      `RETURN {length: size(${rs}), nodes: ${ns}, links: [${i} IN range(0, size(${rs}) - 1) | ${linkMap(
+        `${rs}[${i}][0]`,
+        `(CASE WHEN ${rs}[${i}][1] THEN ${ns}[${i}] ELSE ${ns}[${i} + 1] END)`,
+        `(CASE WHEN ${rs}[${i}][1] THEN ${ns}[${i} + 1] ELSE ${ns}[${i}] END)`,
+      )}]} AS ${path}`,
     ]),
     "}",
   );
