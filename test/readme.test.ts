@@ -219,8 +219,15 @@ describe("README and docs/: what they say about the code", () => {
       readdirSync(join(projectRoot, folder), { withFileTypes: true }).map((entry) =>
         entry.isDirectory() ? `${folder}/${entry.name}/` : `${folder}/${entry.name}`,
       );
+    // Folders git ignores (node_modules/, a build's dist/) are no part of the layout.
+    const ignored = new Set(
+      readFileSync(join(projectRoot, ".gitignore"), "utf8")
+        .split("\n")
+        .filter((line) => /^[\w.-]+\/$/.test(line))
+        .map((line) => line.slice(0, -1)),
+    );
     const topFolders = readdirSync(projectRoot, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory() && !entry.name.startsWith(".") && entry.name !== "node_modules")
+      .filter((entry) => entry.isDirectory() && !entry.name.startsWith(".") && !ignored.has(entry.name))
       .map((entry) => `${entry.name}/`)
       .filter((folder) => folder !== "src/" && folder !== "docs/");
     const missing = [...entries("src"), ...entries("docs"), ...topFolders].filter((path) => !named.has(path));
