@@ -317,6 +317,22 @@ describe("neighborhoods and paths (contract §7 part 4)", () => {
 
   describe("bounds: 422 validation_failed before any Cypher", () => {
     before(loadFixtures);
+
+    it("keeps §5's depth rule through neighborhoods and paths: 8 levels pass, 9 are 422 query_too_deep", async () => {
+      // node 1, neighborhood 2, nodes 3, node 4, decidedBy 5, decisionsMade 6, topic 7, name 8.
+      const eight = `{ node(type: TOPIC, id: "t1") { neighborhood { nodes { node { ... on Decision {
+        decidedBy { decisionsMade { topic { name } } } } } } } } }`;
+      expect((await service.graphql(eight)).status).to.equal(200);
+      const nine = `{ node(type: TOPIC, id: "t1") { neighborhood { nodes { node { ... on Decision {
+        decidedBy { decisionsMade { topic { decisions { id } } } } } } } } } }`;
+      const { status, body } = await service.graphql(nine);
+      expect(status).to.equal(422);
+      expect(body.errors[0].extensions.code).to.equal("query_too_deep");
+      // node 1, pathsTo 2, nodes 3, decisionsMade 4, topic 5, decisions 6, decidedBy 7, decisionsMade 8, id 9.
+      const paths = `{ node(type: TOPIC, id: "t1") { pathsTo(type: PERSON, id: "p1") { nodes {
+        ... on Person { decisionsMade { topic { decisions { decidedBy { decisionsMade { id } } } } } } } } } }`;
+      expect((await service.graphql(paths)).status).to.equal(422);
+    });
     const cases: [string, string, boolean][] = [
       ["neighborhood(depth: 1)", "depth", true],
       ["neighborhood(depth: 3)", "depth", true],

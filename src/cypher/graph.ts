@@ -76,18 +76,24 @@ export function neighborhoodOf(s: string, args: Readonly<Record<string, unknown>
   const depth = Math.min(range.max, Math.max(range.min, integer(args.depth, range.default)));
   const types = relationshipTypes(args.linkTypes);
   const id = String(n);
+  // The start, named apart: the subquery's own clauses carry it from one to the next.
+  const start = `s${id}`;
   const m = `m${id}`;
+  const a = `a${id}`;
   const layer = (k: number) => `l${String(k)}_${id}`;
   const order = `ORDER BY ${nodeRank(m)}, ${m}.id`;
+  const allowed = allowedNode(m, args.nodeTypes);
+  // Each read is a `COLLECT {}` of its rows in order: Neo4j 5.26 refuses an aggregation inside a
+  // `CALL` inside a subquery expression of a projection.
   const clauses = [
-    `CALL (${s}) {`,
+    `WITH ${s} AS ${start}, COLLECT {`,
     ...indent([
       `MATCH (${s})-[${types}]-(${m})`,
-      `WHERE ${[`${m} <> ${s}`, ...allowedNode(m, args.nodeTypes)].join(" AND ")}`,
+      `WHERE ${[`${m} <> ${s}`, ...allowed].join(" AND ")}`,
       `WITH DISTINCT ${m} ${order} LIMIT $limit + 1`,
-      `RETURN collect(${m}) AS ${layer(1)}`,
+      `RETURN ${m}`,
     ]),
-    "}",
+    `} AS ${layer(1)}`,
   ];
   const layers = [layer(1)];
   for (let k = 2; k <= depth; k++) {
@@ -96,39 +102,35 @@ export function neighborhoodOf(s: string, args: Readonly<Record<string, unknown>
     // `limit + 1` of them: the read takes that many more).
     const previous = layer(k - 1);
     const candidates = `c${String(k)}_${id}`;
-    const a = `a${id}`;
+    const kept = layers.map((name) => `size(${name})`).join(" + ");
     clauses.push(
-      `CALL (${layers.join(", ")}) {`,
+      `WITH ${start}, ${layers.join(", ")}, COLLECT {`,
       ...indent([
-        `WITH ${layers.join(", ")} WHERE ${layers.map((name) => `size(${name})`).join(" + ")} <= $limit`,
-        `UNWIND ${previous} AS ${a}`,
+        `UNWIND CASE WHEN ${kept} <= $limit THEN ${previous} ELSE [] END AS ${a}`,
         `MATCH (${a})-[${types}]-(${m})`,
-        ...(allowedNode(m, args.nodeTypes).length === 0
-          ? []
-          : [`WHERE ${allowedNode(m, args.nodeTypes).join("")}`]),
+        ...(allowed.length === 0 ? [] : [`WHERE ${allowed.join("")}`]),
         `WITH DISTINCT ${m} ${order} LIMIT 2 * $limit + 2`,
-        `RETURN collect(${m}) AS ${candidates}`,
+        `RETURN ${m}`,
       ]),
-      "}",
-      `WITH ${s}, ${layers.join(", ")}, [x IN ${candidates} WHERE x <> ${s} AND NOT x IN ${layers.join(" + ")}][..$limit + 1] AS ${layer(k)}`,
+      `} AS ${candidates}`,
+      `WITH ${start}, ${layers.join(", ")}, [x IN ${candidates} WHERE x <> ${start} AND NOT x IN ${layers.join(" + ")}][..$limit + 1] AS ${layer(k)}`,
     );
     layers.push(layer(k));
   }
   const reached = `r${id}`;
   const nodes = `nodes${id}`;
-  const [a, b, t] = [`a${id}`, `b${id}`, `t${id}`];
-  const all = `set${id}`;
+  const [b, t] = [`b${id}`, `t${id}`];
   const links = `links${id}`;
+  const all = `[${start}] + [x IN ${nodes} | x.node]`;
   return lines(
     "COLLECT {",
     ...indent([
       ...clauses,
-      `WITH ${s}, ${layers.map((name, k) => `[x IN ${name} | {distance: ${String(k + 1)}, node: x}]`).join(" + ")} AS ${reached}`,
-      `WITH ${s}, ${reached}[..$limit] AS ${nodes}, size(${reached}) > $limit AS cut${id}`,
+      `WITH ${start}, ${layers.map((name, k) => `[x IN ${name} | {distance: ${String(k + 1)}, node: x}]`).join(" + ")} AS ${reached}`,
+      `WITH ${start}, ${reached}[..$limit] AS ${nodes}, size(${reached}) > $limit AS cut${id}`,
       // Links only among the start and the nodes returned: each pair checked from its cheaper end.
-      `CALL (${s}, ${nodes}) {`,
+      `WITH ${nodes}, cut${id}, COLLECT {`,
       ...indent([
-        `WITH [${s}] + [x IN ${nodes} | x.node] AS ${all}`,
         `UNWIND ${all} AS ${a}`,
         `UNWIND ${all} AS ${b}`,
         `MATCH (${a})-[rel${id}${types}]->(${b})`,
@@ -136,9 +138,9 @@ export function neighborhoodOf(s: string, args: Readonly<Record<string, unknown>
         `WITH DISTINCT type(rel${id}) AS ${t}, ${a}, ${b}`,
         `ORDER BY ${linkRank(t)}, ${a}.id, ${b}.id, ${nodeRank(a)}, ${nodeRank(b)}`,
         `LIMIT ${LINKS_PER_NODE} * $limit + 1`,
-        `RETURN collect(${linkMap(t, a, b)}) AS ${links}`,
+        `RETURN ${linkMap(t, a, b)}`,
       ]),
-      "}",
+      `} AS ${links}`,
       `RETURN {nodes: ${nodes}, links: ${links}[..${LINKS_PER_NODE} * $limit], truncated: cut${id} OR size(${links}) > ${LINKS_PER_NODE} * $limit} AS h${id}`,
     ]),
     "}[0]",
