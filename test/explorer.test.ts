@@ -2,12 +2,18 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "chai";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "./support/chromium.js";
 import { loadFixtures } from "./support/fixtures.js";
 import { startService, type RunningService } from "./support/service.js";
 
 const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+/** Takes a screenshot to `path` (a temporary file when unset) and checks it is a PNG. */
+async function screenshot(page: Page, path: string | undefined, name: string): Promise<void> {
+  const png = await page.screenshot({ path: path ?? join(mkdtempSync(join(tmpdir(), "explorer-")), name) });
+  expect(png.subarray(1, 4).toString()).to.equal("PNG");
+}
+
 /** What the test reads of an element in the page (the suite's TypeScript has no DOM types). */
 interface Attributed {
   getAttribute(name: string): string | null;
@@ -147,10 +153,7 @@ describe("explorer: GraphiQL on a browser GET", () => {
       expect(authorizations.at(-1)).to.equal(`Bearer ${service.key}`);
       expect([...origins]).to.deep.equal([service.url]);
 
-      const screenshot =
-        process.env.EXPLORER_SCREENSHOT ?? join(mkdtempSync(join(tmpdir(), "explorer-")), "explorer.png");
-      const png = await page.screenshot({ path: screenshot });
-      expect(png.subarray(1, 4).toString()).to.equal("PNG");
+      await screenshot(page, process.env.EXPLORER_SCREENSHOT, "explorer.png");
 
       // A `where` is completed as it is typed, from the schema (issue 34).
       const editor = page.locator(".graphiql-query-editor .CodeMirror").first();
@@ -215,11 +218,7 @@ describe("explorer: GraphiQL on a browser GET", () => {
       );
       // The JSON is still there beside it.
       await page.locator(".result-window").getByText('"neighborhood"').waitFor();
-      const screenshot =
-        process.env.EXPLORER_GRAPH_SCREENSHOT ??
-        join(mkdtempSync(join(tmpdir(), "explorer-")), "explorer-graph.png");
-      const png = await page.screenshot({ path: screenshot });
-      expect(png.subarray(1, 4).toString()).to.equal("PNG");
+      await screenshot(page, process.env.EXPLORER_GRAPH_SCREENSHOT, "explorer-graph.png");
 
       // An answer without a neighborhood hides the drawing.
       const editor = page.locator(".graphiql-query-editor .CodeMirror").first();
