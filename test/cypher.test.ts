@@ -95,8 +95,14 @@ describe("Cypher built per request (no database)", () => {
       const both = await cypherOf(
         '{ decisionsConnection(topicId: "t1", regretScoreMin: 0.5) { totalCount } }',
       );
-      expect(both).to.include("MATCH (t:Topic {id: $topicId})<-[:ABOUT]-(d:Decision)");
-      expect(both).to.include("WHERE d.regretScore >= $regretScoreMin RETURN count(d) AS total");
+      // Under a named parent the rows are read once, sorted, and counted as a list's size.
+      expect(both).to.include(
+        "WITH COLLECT { MATCH (t:Topic {id: $topicId})<-[:ABOUT]-(d:Decision) USING INDEX t:Topic(id) WITH DISTINCT d WHERE d.regretScore >= $regretScoreMin RETURN d ORDER BY ",
+      );
+      expect(both).to.include("WITH size(every) AS total, every[..$first + 1] AS rows");
+      expect(both.match(/MATCH/g)).to.have.length(1);
+      const pageOnly = await cypherOf('{ decisionsConnection(topicId: "t1") { nodes { id } } }');
+      expect(pageOnly).to.include("LIMIT $first + 1").and.not.to.include("total");
     });
 
     it("reads a cursor's position only when after is given", async () => {

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { whereCondition, whereSeek } from "../src/cypher/where.js";
+import { whereBoundsOn, whereCondition, whereSeek } from "../src/cypher/where.js";
 import { whereBoundProblem } from "../src/graphql/where-bounds.js";
 
 /** The operands a test writes, none of which may reach the Cypher text (they are parameters). */
@@ -125,6 +125,23 @@ describe("where's index starts (whereSeek)", () => {
       "d.decidedAt >= datetime({epochMillis: toInteger($where.`decidedAt`.`eq`)}) - duration('PT1S')",
       "d.decidedAt <= datetime({epochMillis: toInteger($where.`decidedAt`.`eq`)}) + duration('PT1S')",
     ]);
+  });
+
+  it("bounds a page's ordered read by every eq, startsWith or range on its property, never by in", () => {
+    expect(
+      whereBoundsOn("Decision", "d", { decidedAt: { gte: 1 }, AND: [{ decidedAt: { lt: 2 } }] }, "decidedAt"),
+    ).to.deep.equal([
+      "d.decidedAt >= datetime({epochMillis: toInteger($where.`decidedAt`.`gte`)}) - duration('PT1S')",
+      "d.decidedAt <= datetime({epochMillis: toInteger($where.`AND`[0].`decidedAt`.`lt`)}) + duration('PT1S')",
+    ]);
+    expect(whereBoundsOn("Topic", "t", { name: { in: ["a"], startsWith: "P" } }, "name")).to.deep.equal([
+      "t.name STARTS WITH $where.`name`.`startsWith`",
+    ]);
+    expect(whereBoundsOn("Decision", "d", { status: { eq: "EXECUTED" } }, "decidedAt")).to.deep.equal([]);
+    expect(whereBoundsOn("Decision", "d", { OR: [{ decidedAt: { gte: 1 } }] }, "decidedAt")).to.deep.equal(
+      [],
+    );
+    expect(whereBoundsOn("Decision", "d", { decidedAt: { isNull: false } }, "decidedAt")).to.deep.equal([]);
   });
 });
 

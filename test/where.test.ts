@@ -332,6 +332,32 @@ describe("where: any condition a data team writes (contract §7 part 3)", () => 
       expect(next.body.data.decisionsConnection.totalCount).to.equal(keptOther.size);
     });
 
+    it("pages in order by what a where bounding the ordered property keeps, ties across zones included", async () => {
+      for (const where of [
+        { decidedAt: { gte: "2025-01-01T00:00:00Z" } },
+        { AND: [{ decidedAt: { lte: "2025-03-31T14:05:00.123Z" } }], regretScore: { isNull: false } },
+      ]) {
+        const kept = new Set(oracle.ids("Decision", where));
+        const expected = DECISIONS_IN_ORDER.filter((id) => kept.has(id));
+        expect(expected.length, JSON.stringify(where)).to.be.at.least(3);
+        for (const first of [1, 2]) {
+          const ids: string[] = [];
+          let after: string | null = null;
+          for (let page = 0; page <= expected.length; page++) {
+            const { body } = await service.graphql(
+              `query ($w: DecisionWhere, $after: String) { decisionsConnection(first: ${String(first)}, after: $after, where: $w) { edges { cursor node { id } } pageInfo { hasNextPage } } }`,
+              { w: where, after },
+            );
+            const connection = body.data.decisionsConnection;
+            ids.push(...connection.edges.map((e: { node: { id: string } }) => e.node.id));
+            if (!connection.pageInfo.hasNextPage) break;
+            after = connection.edges.at(-1).cursor as string;
+          }
+          expect(ids, `${JSON.stringify(where)}, first: ${String(first)}`).to.deep.equal(expected);
+        }
+      }
+    });
+
     it("filters nested lists and connections, and groups only the rows where keeps", async () => {
       const where = { decidedBy: { team: { eq: "Data" } } };
       const { body } = await service.graphql(

@@ -8,7 +8,15 @@
 import { comesAfter, cursorOf } from "./cursor.js";
 import { countRows } from "./counts.js";
 import type { ElementList } from "./element-lists.js";
-import { pageSize, POSITION, requestedOrder, rootPage } from "./lists.js";
+import {
+  givenParent,
+  pageSize,
+  parentRows,
+  POSITION,
+  requestedOrder,
+  rootPage,
+  rowConditions,
+} from "./lists.js";
 import type { ElementType } from "../domain/table.js";
 import { orderBy, type ListOrder } from "./order.js";
 import { given, selects, type FieldRequest } from "./request.js";
@@ -71,17 +79,35 @@ function connectionMap(
   return `{${fields.join(", ")}}`;
 }
 
-/** A root connection: `first` + 1 rows of the root list after the cursor's position, and the count when selected. */
+/**
+ * A root connection: `first` + 1 rows of the root list after the cursor's position, and the count
+ * when selected. Under a parent node the request names, with the count, its rows are read once
+ * (they are few): sorted by one `COLLECT {}`, counted, and those after the position kept.
+ */
 export function rootConnection(list: ElementList, request: FieldRequest): string {
   const FIRST = pageSize(request, "first");
   const after = given(request, "after");
+  const order = requestedOrder(list.type, request);
   const counted = selects(request, `${list.type}Connection`, "totalCount");
+  const parent = givenParent(list, request);
+  const { v } = list;
+  const position = after ? atPosition(order) : [];
+  if (counted && parent !== undefined) {
+    const every = `COLLECT { ${parentRows(list, parent, rowConditions(list, request)).join(" ")} RETURN ${v} ORDER BY ${orderBy(v, order)} }`;
+    const rows = after ? `[${v} IN every WHERE ${comesAfter(v, order, POSITION)}]` : "every";
+    return lines(
+      ...position,
+      `WITH ${after ? `${POSITION}, ` : ""}${every} AS every`,
+      `WITH size(every) AS total, ${rows}[..${FIRST} + 1] AS rows`,
+      `RETURN ${connectionMap(order, request, "rows", "total", "n")} AS c`,
+    );
+  }
   return lines(
-    ...(after ? atPosition(requestedOrder(list.type, request)) : []),
+    ...position,
     ...call(after ? [POSITION] : [], rootPage(list, request, { size: `${FIRST} + 1`, after })),
-    `WITH collect(${list.v}) AS rows`,
+    `WITH collect(${v}) AS rows`,
     ...(counted ? call([], countRows(list, request)) : []),
-    `RETURN ${connectionMap(requestedOrder(list.type, request), request, "rows", "total", "n")} AS c`,
+    `RETURN ${connectionMap(order, request, "rows", "total", "n")} AS c`,
   );
 }
 

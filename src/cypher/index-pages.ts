@@ -27,13 +27,15 @@ const LATEST_INSTANT = "datetime('+999999999-12-31T23:59:59.999999999-18:00')";
  * connection's page), the filters are checked as rows come, and the `id` tie-break sorts only
  * rows of one value (a partial top). Rows without a value (none, or one of another type:
  * values.ts) come last by `id`, from the `id` constraint's index, and only when the valued rows
- * did not fill the page, as a list by instants' undated rows do.
+ * did not fill the page, as a list by instants' undated rows do. A `where` bounding the property
+ * (`bounded`, where.ts) bounds the read too, and keeps no row without a value: none is read.
  */
 export function valuePage(
   list: ElementList,
   order: ListOrder,
   filters: string[],
   conditions: string[],
+  bounded: string[],
   page: Page,
 ): string[] {
   const { type: label, v } = list;
@@ -50,16 +52,20 @@ export function valuePage(
     : descending
       ? [...bounds.slice(0, 1), `${value} <= ${positionValue(order, p)}`]
       : [`${value} >= ${positionValue(order, p)}`, ...bounds.slice(1)];
+  const unvalued =
+    bounded.length > 0
+      ? []
+      : unsortedTail(list, order, "unvalued", `NOT ${isServable(order, value)}`, conditions, page);
   return [
     ...call(imports, [
       `MATCH (${v}:${label})`,
       `USING INDEX ${v}:${label}(${order.property})`,
-      where([...seek, ...filters]),
+      where([...seek, ...bounded, ...filters]),
       `WITH ${v} ORDER BY ${value}${descending ? " DESC" : ""}, ${v}.id LIMIT ${page.size}`,
       `RETURN collect(${v}) AS page`,
     ]),
-    ...unsortedTail(list, order, "unvalued", `NOT ${isServable(order, value)}`, conditions, page),
-    `UNWIND page + coalesce(unvalued, page[..0]) AS ${v}`,
+    ...unvalued,
+    `UNWIND page${unvalued.length === 0 ? "" : " + coalesce(unvalued, page[..0])"} AS ${v}`,
     `RETURN ${v}`,
     `ORDER BY ${orderBy(v, order)}`,
     `LIMIT ${page.size}`,
@@ -121,7 +127,8 @@ function unsortedTail(
  *   only when the dated rows did not fill the page (and no date bound excludes undated rows).
  *
  * The reads together hold the page; the final `ORDER BY` puts it in contract order. A date range
- * on the ordered property bounds the first read (see {@link seekOf}). A connection's page starts
+ * on the ordered property bounds the first read (see {@link seekOf}), and so do a `where`'s bounds
+ * on it (`bounded`, where.ts); either keeps only dated rows. A connection's page starts
  * after its cursor's position: the dated read seeks from that instant (a second further,
  * likewise), the undated read from that `id`, and an undated position skips the dated read.
  */
@@ -131,6 +138,7 @@ export function instantPage(
   given: ReadonlySet<string>,
   filters: string[],
   conditions: string[],
+  bounded: string[],
   page: Page,
 ): string[] {
   const { type: label, v } = list;
@@ -154,13 +162,13 @@ export function instantPage(
   ];
   const byIndex = (index: string) => [`MATCH (${v}:${label})`, `USING INDEX ${v}:${label}(${index})`];
   const undated =
-    bounds.length > 0
+    bounds.length + bounded.length > 0
       ? []
       : unsortedTail(list, order, "undated", `NOT ${isServable(order, at)}`, conditions, page);
   return [
     ...call(imports, [
       ...byIndex(property),
-      where([...seek, ...filters]),
+      where([...seek, ...bounded, ...filters]),
       `WITH ${v} ORDER BY ${at}${descending ? " DESC" : ""} LIMIT ${page.size}`,
       `RETURN collect(${v}) AS page`,
     ]),

@@ -2,15 +2,15 @@
 // one parent node, a lookup by id and a single-valued link. A root list's statement is built for
 // each request from the arguments it gives: its one start, its filters, its cursor's seek.
 import { comesAfter, keyedComesAfter } from "./cursor.js";
-import type { ElementList } from "./element-lists.js";
+import type { ElementList, Parent } from "./element-lists.js";
 import { conditionsOf } from "./filters.js";
 import { instantPage, POSITION, valuePage, type Page } from "./index-pages.js";
 import type { ElementType } from "../domain/table.js";
 import { listOrder, orderBy, type ListOrder } from "./order.js";
 import { given, givenOf, type FieldRequest } from "./request.js";
 import { searchOf, searchStart, type Search } from "./search.js";
-import { lines, where } from "./text.js";
-import { requestedWhere } from "./where.js";
+import { lines, where, whereAny } from "./text.js";
+import { requestedWhere, requestedWhereBounds } from "./where.js";
 
 export { POSITION, type Page } from "./index-pages.js";
 
@@ -49,43 +49,58 @@ export function givenArguments(list: ElementList, request: FieldRequest): Set<st
  */
 export function rootPage(list: ElementList, request: FieldRequest, page: Page): string[] {
   const given = givenArguments(list, request);
-  const { type, v, parent } = list;
+  const { type, v } = list;
   const order = requestedOrder(type, request);
   const search = requestedSearch(list, request);
+  const conditions = rowConditions(list, request);
+  const filters = [...conditions, ...(page.after ? [comesAfter(v, order, POSITION)] : [])];
+  const sorted = [`RETURN ${v}`, `ORDER BY ${orderBy(v, order)}`, `LIMIT ${page.size}`];
+  const parent = givenParent(list, request);
+  if (parent !== undefined) return [...parentRows(list, parent, filters), ...sorted];
+  // The search's candidates, few next to the label: sorted as they come, like a parent's rows.
+  if (search?.query !== undefined)
+    return [searchStart(v, list.search, search.query), where(filters), ...sorted];
+  // The index reads below hold only rows with a servable key: the key comparison decides.
+  const keyed = [...conditions, ...(page.after ? [keyedComesAfter(v, order, POSITION)] : [])];
+  // A `where` bounding the ordered property keeps only rows with a value: no read of those without.
+  const bounded = requestedWhereBounds(type, v, request, order.property);
+  return order.kind === "instant"
+    ? instantPage(list, order, given, keyed, conditions, bounded, page)
+    : valuePage(list, order, keyed, conditions, bounded, page);
+}
+
+/** The conditions a root list's rows pass: its given filters', its search's and its `where`'s. */
+export function rowConditions(list: ElementList, request: FieldRequest): string[] {
+  const { type, v } = list;
+  const given = givenArguments(list, request);
+  const search = requestedSearch(list, request);
   const kept = requestedWhere(type, v, request);
-  const conditions = [
+  return [
     ...list.filters.flatMap((filter) => conditionsOf(v, filter, given)),
     ...(search === undefined ? [] : [search.condition]),
     ...(kept === undefined ? [] : [kept]),
   ];
-  const filters = [...conditions, ...(page.after ? [comesAfter(v, order, POSITION)] : [])];
-  if (search?.query !== undefined && !(parent !== undefined && given.has(parent.argument))) {
-    // The search's candidates, few next to the label: sorted as they come, like a parent's rows.
-    return [
-      searchStart(v, list.search, search.query),
-      where(filters),
-      `RETURN ${v}`,
-      `ORDER BY ${orderBy(v, order)}`,
-      `LIMIT ${page.size}`,
-    ];
-  }
-  if (parent !== undefined && given.has(parent.argument)) {
-    return [
-      `MATCH (${parent.v}:${parent.label} {id: $${parent.argument}})${parent.relationship}(${v}:${type})`,
-      `USING INDEX ${parent.v}:${parent.label}(id)`,
-      // Duplicate relationships count once (§7).
-      `WITH DISTINCT ${v}`,
-      ...(filters.length === 0 ? [] : [where(filters)]),
-      `RETURN ${v}`,
-      `ORDER BY ${orderBy(v, order)}`,
-      `LIMIT ${page.size}`,
-    ];
-  }
-  // The index reads below hold only rows with a servable key: the key comparison decides.
-  const keyed = [...conditions, ...(page.after ? [keyedComesAfter(v, order, POSITION)] : [])];
-  return order.kind === "instant"
-    ? instantPage(list, order, given, keyed, conditions, page)
-    : valuePage(list, order, keyed, conditions, page);
+}
+
+/**
+ * The rows under the parent node a filter names, once each, that pass `filters`: that node's
+ * relationships, few next to the label, sorted as they come by the caller.
+ */
+export function parentRows(list: ElementList, parent: Parent, filters: readonly string[]): string[] {
+  const { type, v } = list;
+  return [
+    `MATCH (${parent.v}:${parent.label} {id: $${parent.argument}})${parent.relationship}(${v}:${type})`,
+    `USING INDEX ${parent.v}:${parent.label}(id)`,
+    // Duplicate relationships count once (§7).
+    `WITH DISTINCT ${v}`,
+    ...whereAny(filters),
+  ];
+}
+
+/** The parent a root list's request names, if the list has one and the request gives it. */
+export function givenParent(list: ElementList, request: FieldRequest): Parent | undefined {
+  const { parent } = list;
+  return parent !== undefined && givenArguments(list, request).has(parent.argument) ? parent : undefined;
 }
 
 /** A root list field's statement. */

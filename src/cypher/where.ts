@@ -251,22 +251,28 @@ export interface WhereSeek {
 /** The seekable operators, in the order a start prefers them (an exact value first). */
 const SEEKABLE = ["eq", "in", "startsWith", "gte", "gt", "lte", "lt"] as const;
 
+/** A seekable condition every kept row meets: its operator's rank in {@link SEEKABLE}, its property and bounds. */
+interface SeekCandidate extends WhereSeek {
+  rank: number;
+  operator: (typeof SEEKABLE)[number];
+}
+
 /**
- * A start for the rows of `type` that `where` keeps, when one condition every kept row meets (at
- * its top level or in a top-level `AND`, never under `OR` or `NOT`) compares an indexed property
- * (`indexed`) with `eq`, `in`, `startsWith` or a range: its bounds, as an index seek reads them.
- * A `DateTime` operand (epoch milliseconds) bounds the stored instants a second wider on each side,
- * since Neo4j orders two `DATETIME`s at one instant by their zones; the exact condition decides.
+ * The conditions every row `where` keeps meets (at its top level or in a top-level `AND`, never
+ * under `OR` or `NOT`) that compare a property `indexed` says is indexed with `eq`, `in`,
+ * `startsWith` or a range: each with its bounds, as an index seek reads them. A `DateTime` operand
+ * (epoch milliseconds) bounds the stored instants a second wider on each side, since Neo4j orders
+ * two `DATETIME`s at one instant by their zones; the exact condition decides.
  */
-export function whereSeek(
+function seekCandidates(
   type: ElementType,
   v: string,
   where: unknown,
   indexed: (property: string) => boolean,
-  parameter = "$where",
-): WhereSeek | undefined {
+  parameter: string,
+): SeekCandidate[] {
   const row = DOMAIN[type];
-  const candidates: { rank: number; seek: WhereSeek }[] = [];
+  const candidates: SeekCandidate[] = [];
   const visit = (value: unknown, path: string) => {
     for (const [field, held] of entriesOf(value)) {
       const fieldPath = at(path, field);
@@ -280,8 +286,9 @@ export function whereSeek(
       if (stored === undefined || !indexed(field)) continue;
       const instant = propertyType(stored).name === "DateTime";
       const x = `${v}.${field}`;
-      for (const [operator] of entriesOf(held)) {
-        const rank = SEEKABLE.indexOf(operator as (typeof SEEKABLE)[number]);
+      for (const [given] of entriesOf(held)) {
+        const operator = given as (typeof SEEKABLE)[number];
+        const rank = SEEKABLE.indexOf(operator);
         if (rank === -1 || (instant && (operator === "in" || operator === "startsWith"))) continue;
         const operand = at(fieldPath, operator);
         const around = (millis: string, side: "-" | "+") =>
@@ -295,12 +302,39 @@ export function whereSeek(
               lt: [`${x} <= ${around(operand, "+")}`],
             }[operator as "eq" | "gte" | "gt" | "lte" | "lt"]
           : [`${x} ${COMPARISONS[operator] ?? "="} ${operand}`];
-        candidates.push({ rank, seek: { property: field, bounds } });
+        candidates.push({ rank, operator, property: field, bounds });
       }
     }
   };
   visit(where, parameter);
-  return candidates.sort((a, b) => a.rank - b.rank)[0]?.seek;
+  return candidates;
+}
+
+/**
+ * A start for the rows of `type` that `where` keeps: the seekable condition (see
+ * {@link seekCandidates}) a start prefers, an exact value first.
+ */
+export function whereSeek(
+  type: ElementType,
+  v: string,
+  where: unknown,
+  indexed: (property: string) => boolean,
+  parameter = "$where",
+): WhereSeek | undefined {
+  const [best] = seekCandidates(type, v, where, indexed, parameter).sort((a, b) => a.rank - b.rank);
+  return best === undefined ? undefined : { property: best.property, bounds: best.bounds };
+}
+
+/**
+ * The bounds `where` puts on `property` for a read of that property's index in order: every
+ * `eq`, `startsWith` or range condition every kept row meets (an `in` would make the read seek
+ * each value and sort). Any such condition fails a row without a servable value (the
+ * missing-value rule), so bounds mean the kept rows all hold one.
+ */
+export function whereBoundsOn(type: ElementType, v: string, where: unknown, property: string): string[] {
+  return seekCandidates(type, v, where, (field) => field === property, "$where").flatMap((candidate) =>
+    candidate.operator === "in" ? [] : candidate.bounds,
+  );
 }
 
 /** Each element type's properties with a range index (cypher/, as the domain table needs them), `id` included. */
@@ -310,6 +344,10 @@ const INDEXED: ReadonlyMap<ElementType, ReadonlySet<string>> = new Map(
     new Set(["id", ...rangeIndexes().flatMap((index) => (index.label === type ? [index.property] : []))]),
   ]),
 );
+
+/** The bounds a list field's request puts on `property` with its `where` argument (see {@link whereBoundsOn}). */
+export const requestedWhereBounds = (type: ElementType, v: string, request: FieldRequest, property: string) =>
+  whereBoundsOn(type, v, request.arguments.where, property);
 
 /** The index start a list field's request allows with its `where` argument, if any. */
 export const requestedWhereSeek = (
