@@ -93,6 +93,21 @@ describe("neighborhoods and paths (contract §7 part 4)", () => {
       });
     });
 
+    it("merges a field the interface and a fragment both select, for that type only", async () => {
+      const selection = `id neighborhood(limit: 2) { truncated }
+        ... on Topic { name neighborhood(limit: 2) { nodes { distance node { id } } } } ... on Person { name }`;
+      const data = await ask(`{
+        topic: node(type: TOPIC, id: "t1") { ${selection} }
+        person: node(type: PERSON, id: "p1") { ${selection} }
+        whole: node(type: TOPIC, id: "t1") { neighborhood(limit: 2) { truncated nodes { distance node { id } } } }
+        personOwn: node(type: PERSON, id: "p1") { neighborhood(limit: 2) { truncated } }
+      }`);
+      const whole = data.whole as { neighborhood: { nodes: unknown[] } };
+      expect(whole.neighborhood.nodes).to.have.length(2);
+      expect(data.topic).to.deep.equal({ id: "t1", name: "Pricing", ...data.whole });
+      expect(data.person).to.deep.equal({ id: "p1", name: "Ada Lovelace", ...data.personOwn });
+    });
+
     it("answers every node's neighborhoods as the oracle's breadth-first search: distances, order, limit, links and truncated", async () => {
       const query = `query ($type: NodeType!, $id: ID!) { node(type: $type, id: $id) { ${Object.entries(
         NEIGHBORHOODS,

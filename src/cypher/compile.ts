@@ -189,9 +189,22 @@ function nodeValue(
     const v = `n${String(compilation.field())}`;
     return `[${v} IN [${expression}] WHERE ${v} IS NOT NULL | ${nodeValue(compilation, v, type, selection, typeTag)}][0]`;
   }
-  const v = expression;
   const fields = selected(selection, type);
-  const entries = fields.flatMap(([responseKey, child]) => {
+  const entries = nodeEntries(compilation, expression, type, selection);
+  if (!fields.some(([responseKey, child]) => responseKey === "id" && child.name === "id"))
+    entries.push(`\`@id\`: ${expression}.id`);
+  if (typeTag !== undefined) entries.push(`\`${NODE_TYPE_KEY}\`: ${typeTag}`);
+  return `{${entries.join(", ")}}`;
+}
+
+/** The entries of node `v`'s map for what `selection` selects of `type`: its fields, none of the keys `@id` and `@type`. */
+function nodeEntries(
+  compilation: Compilation,
+  v: string,
+  type: GraphQLObjectType | GraphQLInterfaceType,
+  selection: Selection,
+): string[] {
+  return selected(selection, type).flatMap(([responseKey, child]) => {
     if (child.name === "__typename") return [];
     const field = type.getFields()[child.name];
     if (field === undefined) throw new Error(`No field ${type.name}.${child.name}`);
@@ -257,18 +270,16 @@ function nodeValue(
       }
     }
   });
-  if (!fields.some(([responseKey, child]) => responseKey === "id" && child.name === "id"))
-    entries.push(`\`@id\`: ${v}.id`);
-  if (typeTag !== undefined) entries.push(`\`${NODE_TYPE_KEY}\`: ${typeTag}`);
-  return `{${entries.join(", ")}}`;
 }
 
 const isVariable = (expression: string) => /^[A-Za-z_]\w*$/.test(expression);
 
 /**
  * A `Node` of any element type (contract §7 part 4) as its type's projection, tagged with its
- * type ({@link NODE_TYPE_KEY}): the interface's fields for every type, and for each type a
- * fragment names (`... on Decision { title }`) its own fields too, in a branch of its own.
+ * type ({@link NODE_TYPE_KEY}): the interface's fields once for every type, and for each type a
+ * fragment names (`... on Decision { title }`) its own fields added in a branch of its own. A
+ * response key both select is rendered in each branch from the merged selection, and for the
+ * other types from the interface's alone: only such keys appear more than once in the text.
  */
 function anyNodeValue(
   compilation: Compilation,
@@ -281,20 +292,41 @@ function anyNodeValue(
     return `[${v} IN [${expression}] WHERE ${v} IS NOT NULL | ${anyNodeValue(compilation, v, type, selection)}][0]`;
   }
   const common = selection.fieldsByTypeName[type.name] ?? {};
-  const branches = NODE_TYPES.flatMap(([, label]) => {
+  const owns = NODE_TYPES.flatMap(([, label]) => {
     const own = selection.fieldsByTypeName[label];
-    if (own === undefined || Object.keys(own).length === 0) return [];
-    const fields = { ...common };
+    return own === undefined || Object.keys(own).length === 0 ? [] : [[label, own] as const];
+  });
+  const merged = new Set(owns.flatMap(([, own]) => Object.keys(own).filter((key) => key in common)));
+  const pick = (keep: (key: string) => boolean) =>
+    Object.fromEntries(Object.entries(common).filter(([key]) => keep(key)));
+  const only = (typeName: string, fields: Record<string, Selection>) => ({
+    ...selection,
+    fieldsByTypeName: { [typeName]: fields },
+  });
+  const shared = nodeValue(
+    compilation,
+    expression,
+    type,
+    only(
+      type.name,
+      pick((key) => !merged.has(key)),
+    ),
+    elementTypeOf(expression),
+  );
+  const m = `m${String(compilation.field())}`;
+  const added = (entries: string[]) => (entries.length === 0 ? m : `${m} {.*, ${entries.join(", ")}}`);
+  const branches = owns.flatMap(([label, own]) => {
+    const fields = pick((key) => merged.has(key));
     mergeSelections(fields, own);
-    const concrete = { ...selection, fieldsByTypeName: { [label]: fields } };
     const objectType = compilation.schema.getType(label);
     if (!isObjectType(objectType)) throw new Error(`No type ${label}`);
-    return [
-      `WHEN ${expression}:${label} THEN ${nodeValue(compilation, expression, objectType, concrete, `'${label}'`)}`,
-    ];
+    const entries = nodeEntries(compilation, expression, objectType, only(label, fields));
+    return entries.length === 0 ? [] : [`WHEN ${expression}:${label} THEN ${added(entries)}`];
   });
-  const shared = nodeValue(compilation, expression, type, selection, elementTypeOf(expression));
-  return branches.length === 0 ? shared : `CASE ${branches.join(" ")} ELSE ${shared} END`;
+  const rest = pick((key) => merged.has(key));
+  const others = added(nodeEntries(compilation, expression, type, only(type.name, rest)));
+  if (branches.length === 0) return others === m ? shared : `[${m} IN [${shared}] | ${others}][0]`;
+  return `[${m} IN [${shared}] | CASE ${branches.join(" ")} ELSE ${others} END][0]`;
 }
 
 /** Adds `source`'s fields to `target`'s, merging the selections of a response key both hold. */
