@@ -17,6 +17,19 @@ export interface Page {
   after: boolean;
 }
 
+/** What a root list's page read from an index reads, and the conditions its rows pass. */
+export interface PageRead {
+  list: ElementList;
+  order: ListOrder;
+  /** The conditions on rows with a servable key, the cursor's key comparison included. */
+  filters: string[];
+  /** The conditions on any row (the rows without a key are read with these). */
+  conditions: string[];
+  /** A `where`'s bounds on the ordered property (where.ts): when given, only rows with a key pass. */
+  bounded: string[];
+  page: Page;
+}
+
 /** The earliest and the latest `DATETIME` Neo4j can hold: every stored instant lies between them. */
 const EARLIEST_INSTANT = "datetime('-999999999-01-01T00:00:00+18:00')";
 const LATEST_INSTANT = "datetime('+999999999-12-31T23:59:59.999999999-18:00')";
@@ -30,14 +43,8 @@ const LATEST_INSTANT = "datetime('+999999999-12-31T23:59:59.999999999-18:00')";
  * did not fill the page, as a list by instants' undated rows do. A `where` bounding the property
  * (`bounded`, where.ts) bounds the read too, and keeps no row without a value: none is read.
  */
-export function valuePage(
-  list: ElementList,
-  order: ListOrder,
-  filters: string[],
-  conditions: string[],
-  bounded: string[],
-  page: Page,
-): string[] {
+export function valuePage(read: PageRead): string[] {
+  const { list, order, filters, conditions, bounded, page } = read;
   const { type: label, v } = list;
   const p = POSITION;
   const value = valueOf(v, order);
@@ -132,15 +139,8 @@ function unsortedTail(
  * after its cursor's position: the dated read seeks from that instant (a second further,
  * likewise), the undated read from that `id`, and an undated position skips the dated read.
  */
-export function instantPage(
-  list: ElementList,
-  order: ListOrder,
-  given: ReadonlySet<string>,
-  filters: string[],
-  conditions: string[],
-  bounded: string[],
-  page: Page,
-): string[] {
+export function instantPage(read: PageRead, given: ReadonlySet<string>): string[] {
+  const { list, order, filters, conditions, bounded, page } = read;
   const { type: label, v } = list;
   const { property } = order;
   const at = valueOf(v, order);

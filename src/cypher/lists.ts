@@ -64,9 +64,8 @@ export function rootPage(list: ElementList, request: FieldRequest, page: Page): 
   const keyed = [...conditions, ...(page.after ? [keyedComesAfter(v, order, POSITION)] : [])];
   // A `where` bounding the ordered property keeps only rows with a value: no read of those without.
   const bounded = requestedWhereBounds(type, v, request, order.property);
-  return order.kind === "instant"
-    ? instantPage(list, order, given, keyed, conditions, bounded, page)
-    : valuePage(list, order, keyed, conditions, bounded, page);
+  const read = { list, order, filters: keyed, conditions, bounded, page };
+  return order.kind === "instant" ? instantPage(read, given) : valuePage(read);
 }
 
 /** The conditions a root list's rows pass: its given filters', its search's and its `where`'s. */
