@@ -43,7 +43,7 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
   const redis = config.redis === undefined ? undefined : connectRedis(config.redis);
   const closeRedis = () => redis?.close() ?? Promise.resolve();
   const counters = createQuotaCounters({ limits: config.quota.limits, redis }, log);
-  const { app, stop, keys, metrics, startPreplanning } = await assembleService(config, {
+  const { app, stop, keys, metrics, admission, startPreplanning } = await assembleService(config, {
     driver,
     extraTypeDefs,
     quota: counters.quota,
@@ -100,9 +100,15 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
     preplanning.stop();
     metricsServer?.close();
     metricsServer?.closeAllConnections();
+    const deadline = Date.now() + config.http.shutdownTimeoutMs;
     void drain(server, config.http.shutdownTimeoutMs)
-      .then((cut) => {
+      .then(async (cut) => {
         if (cut > 0) log(`Cut ${cut} connection(s) still busy after ${config.http.shutdownTimeoutMs} ms.`);
+        // A request whose caller hung up may still be running in Neo4j: the driver stays open
+        // for it until its query ends or the shutdown's time is up.
+        const { executing } = admission.load;
+        if (!(await within(admission.idle(), deadline - Date.now())))
+          log(`Stopped waiting for ${executing} execution(s) after ${config.http.shutdownTimeoutMs} ms.`);
         return stop();
       })
       .then(() => Promise.all([driver.close(), closeRedis()]))
@@ -112,6 +118,24 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
       });
   };
   process.once("SIGTERM", shutdown).once("SIGINT", shutdown);
+}
+
+/** Whether `promise` settles within `ms` (at once for `ms` ≤ 0, unless it has already). */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(
+      () => {
+        resolve(false);
+      },
+      Math.max(0, ms),
+    );
+  });
+  try {
+    return await Promise.race([promise.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function listen(app: RequestListener, port: number, host: string): Promise<Server> {

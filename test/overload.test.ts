@@ -84,6 +84,40 @@ describe("concurrency and overload (contract §12)", () => {
     expect((await slow(0)).status).to.equal(200);
   });
 
+  it("holds a key's slot while the query of a request whose caller hung up still runs in Neo4j", async () => {
+    service = await startService(undefined, {
+      schema,
+      env: {
+        QUOTA_CONCURRENT_REQUESTS_PER_KEY: "1",
+        MAX_CONCURRENT_EXECUTIONS: "100",
+        EXECUTION_QUEUE_LENGTH: "0",
+        EXECUTION_QUEUE_TIMEOUT_MS: "250",
+      },
+    });
+    const { admission } = service;
+    const caller = new AbortController();
+    const gone = current()
+      .request("/api/v1/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${service.key}` },
+        body: JSON.stringify({ query: "{ slow(ms: 2000) }" }),
+        signal: caller.signal,
+      })
+      .then(
+        () => "answered",
+        () => "hung up",
+      );
+    await until(admission, { executing: 1, queued: 0 });
+    caller.abort();
+    expect(await gone).to.equal("hung up");
+    // The connection is gone, its query is not: the key's one slot stays taken until it ends.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(admission.load.executing).to.equal(1);
+    expectRefusal(await slow(0), 429, "concurrency_limited", /already has 1 requests? executing/);
+    await until(admission, { executing: 0, queued: 0 });
+    expect((await slow(0)).status).to.equal(200);
+  });
+
   it("refuses at once with 503 and Retry-After when executions and queue are full; refusals before execution and probes never wait", async () => {
     service = await startService(undefined, {
       schema,
@@ -135,7 +169,7 @@ describe("concurrency and overload (contract §12)", () => {
     expect((await running).status).to.equal(200);
   });
 
-  it("gives the slot back when the caller hangs up, queued or executing", async () => {
+  it("gives an executing request's slot back once its caller has hung up and its query has ended", async () => {
     service = await startService(undefined, {
       schema,
       env: ONE_EXECUTION_AND_ONE_WAITING,

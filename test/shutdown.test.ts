@@ -45,7 +45,7 @@ describe("graceful shutdown (the service as its own process)", function () {
     keyId = created.record.id;
   });
 
-  const slowRequest = (url: string, ms: number, requestId: string) =>
+  const slowRequest = (url: string, ms: number, requestId: string, signal?: AbortSignal) =>
     fetch(url, {
       method: "POST",
       headers: {
@@ -54,6 +54,7 @@ describe("graceful shutdown (the service as its own process)", function () {
         "x-request-id": requestId,
       },
       body: JSON.stringify({ query: `{ slow(ms: ${ms}) }` }),
+      ...(signal === undefined ? {} : { signal }),
     });
 
   it("on SIGTERM stops accepting connections, lets the query in flight finish, then exits 0", async () => {
@@ -103,6 +104,33 @@ describe("graceful shutdown (the service as its own process)", function () {
     });
     expect(service.output()).not.to.include(key);
     expect(service.output()).not.to.include(hashApiKey(key));
+  });
+
+  it("lets the query of a caller who hung up end before closing Neo4j: no 500, exits 0", async () => {
+    const service = await startServiceProcess();
+    const requestId = `gone-${String(Date.now())}`;
+    const hangUp = new AbortController();
+    const pending = slowRequest(service.url, 1_500, requestId, hangUp.signal).then(
+      () => "answered",
+      () => "hung up",
+    );
+    await untilRunning(requestId);
+    hangUp.abort();
+    expect(await pending).to.equal("hung up");
+    const exited = once(service.child, "exit");
+    service.child.kill("SIGTERM");
+    const [code, signal] = (await exited) as [number | null, string | null];
+    expect(code, `${service.output()}\nsignal ${String(signal)}`).to.equal(0);
+    const lines = service
+      .output()
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    // Its query ran to its end: answered, to a caller who had left.
+    expect(lines.find((line) => line.requestId === requestId && line.msg === "request")).to.deep.include({
+      status: 200,
+    });
+    expect(service.output()).not.to.include("internal_error");
   });
 
   it("cuts what is still running after SHUTDOWN_TIMEOUT_MS and still exits 0", async () => {

@@ -291,6 +291,11 @@ describe("failureResponse (pure)", () => {
     });
     expect(answer(driverError("ServiceUnavailable")).status).to.equal(503);
     expect(answer(new Neo4jDidNotAnswer("Neo4j did not answer within 3000 ms.")).status).to.equal(503);
+    // The driver's words when its pool closed under a request (the service shutting down): no code.
+    expect(
+      answer(new Neo4jError("Pool is closed, it is no more able to serve requests.", "N/A", "50N42", ""))
+        .status,
+    ).to.equal(503);
     expect(answer(driverError("Neo.ClientError.Transaction.TransactionTimedOut")).status).to.equal(504);
     expect(answer(driverError("Neo.ClientError.Statement.ArithmeticError")).status).to.equal(500);
     expect(answer(new ApiError("rate_limited", "x", { "Retry-After": "3" }))).to.deep.equal({

@@ -11,7 +11,7 @@ import { requestReportPlugin, type RequestReport } from "../ops/request-log.js";
 import { checkArguments } from "./argument-checks.js";
 import { preExecutionPlugin, type PlanContext } from "./pre-execution.js";
 import type { Admission } from "../overload/admission.js";
-import { admissionStage, type AdmissionContext } from "../overload/stage.js";
+import { admissionReleasePlugin, admissionStage, type AdmissionContext } from "../overload/stage.js";
 
 /** What each request hands the Neo4j GraphQL Library, plus the request id for error bodies. */
 export type RequestContext = Neo4jGraphQLContext &
@@ -48,6 +48,7 @@ export function createGraphQLServer(
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
       preExecutionPlugin<RequestContext>([checkArguments, checkCost, admissionStage(admission)]),
+      admissionReleasePlugin,
       costExtensionPlugin,
       contractErrorsPlugin(logError),
       requestReportPlugin,

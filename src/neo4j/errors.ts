@@ -27,10 +27,12 @@ export function findNeo4jError(error: unknown): Neo4jError | undefined {
 }
 
 /**
- * The driver's own timeouts while it waits for a connection carry no code ("N/A"), only these
- * words: a database that accepts TCP but does not answer (starting up, hung) ends here.
+ * The driver's own failures to get a connection carry no code ("N/A"), only these words: its
+ * timeouts, where a database that accepts TCP but does not answer (starting up, hung) ends, and
+ * its pool closed under a request as the service shuts down.
  */
-const CONNECTION_WAIT_TIMEOUTS = /^(Connection acquisition timed out|Failed to establish connection in)/;
+const CONNECTION_WAIT_TIMEOUTS =
+  /^(Connection acquisition timed out|Failed to establish connection in|Pool is closed, it is no more able to serve requests)/;
 
 /** True when the error says Neo4j cannot be reached right now (503, not 500). */
 export function isDatabaseUnavailable(error: unknown): boolean {

@@ -11,6 +11,12 @@ export interface QueryRunner {
   run(query: string, parameters?: Record<string, unknown>): Promise<QueryResult>;
 }
 
+/** A request's runner: also says when every query it was given has ended. */
+export interface RequestRunner extends QueryRunner {
+  /** Resolves once no query given to {@link run} is waiting or running (at once when none is). */
+  idle(): Promise<void>;
+}
+
 export interface RunnerSettings {
   database: string;
   /** The transaction timeout: Neo4j aborts a query running longer (504). */
@@ -41,8 +47,16 @@ export function queryRunner(
   driver: Driver,
   settings: RunnerSettings,
   metadata: Record<string, string>,
-): QueryRunner {
+): RequestRunner {
   let waiting: Waiting[] = [];
+  let unsettled = 0;
+  let onIdle: (() => void)[] = [];
+  const settled = () => {
+    if (--unsettled > 0) return;
+    const resolve = onIdle;
+    onIdle = [];
+    for (const callback of resolve) callback();
+  };
   const runOne = autoCommit(driver, settings, metadata);
   const flush = () => {
     const batch = waiting;
@@ -74,9 +88,15 @@ export function queryRunner(
   };
   return {
     run(text, parameters = {}) {
-      return new Promise((resolve, reject) => {
+      unsettled++;
+      const answer = new Promise<QueryResult>((resolve, reject) => {
         if (waiting.push({ text, parameters, resolve, reject }) === 1) setImmediate(flush);
       });
+      answer.then(settled, settled);
+      return answer;
+    },
+    idle() {
+      return unsettled === 0 ? Promise.resolve() : new Promise((resolve) => onIdle.push(resolve));
     },
   };
 }

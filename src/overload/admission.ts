@@ -57,8 +57,17 @@ export class Admission {
   private taken = 0;
   private executions = 0;
   private readonly queue: Waiter[] = [];
+  /** Called once nothing is admitted, executing or queued: see {@link idle}. */
+  private onIdle: (() => void)[] = [];
 
   constructor(readonly settings: AdmissionSettings) {}
+
+  /** Resolves once no request is executing or queued (at once when none is): a shutdown waits for it. */
+  idle(): Promise<void> {
+    return this.executions === 0 && this.queue.length === 0
+      ? Promise.resolve()
+      : new Promise((resolve) => this.onIdle.push(resolve));
+  }
 
   /**
    * Resolves with a release once the request may execute; rejects with {@link AdmissionRefused}
@@ -128,6 +137,10 @@ export class Admission {
 
   private leave(keyId: string): void {
     this.decrement(this.perKey, keyId);
+    if (this.perKey.size > 0 || this.onIdle.length === 0) return;
+    const idle = this.onIdle;
+    this.onIdle = [];
+    for (const resolve of idle) resolve();
   }
 
   private decrement(counts: Map<string, number>, keyId: string): void {

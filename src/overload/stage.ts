@@ -1,4 +1,6 @@
+import type { ApolloServerPlugin } from "@apollo/server";
 import { ApiError } from "../errors/catalogue.js";
+import type { RequestRunner } from "../neo4j/runner.js";
 import { AdmissionRefused, type Admission } from "./admission.js";
 import type { PlanningRefused } from "./first-askings.js";
 
@@ -9,6 +11,10 @@ export interface AdmissionContext {
   cost?: number;
   /** Aborted when the response is over (sent, or its connection gone). */
   responseDone: AbortSignal;
+  /** The request's runner: when its queries have all ended. */
+  executionContext?: unknown;
+  /** Set once admitted: gives the slots back (see {@link admissionReleasePlugin}). */
+  admitted?: () => void;
 }
 
 /** Seconds a refused caller should wait: an execution slot frees within about that. */
@@ -17,24 +23,52 @@ export const RETRY_AFTER_BUSY_SECONDS = 1;
 /**
  * The last stage before execution (contract §12): waits for execution slots (as many as the
  * estimated cost takes), or refuses with `429 concurrency_limited` (the key's cap) or
- * `503 service_unavailable` (the instance's slots and queue), both with `Retry-After`. The slots
- * are given back when the response is over, so the time spent writing a large answer counts; a
- * caller that hangs up while queued leaves the queue.
+ * `503 service_unavailable` (the instance's slots and queue), both with `Retry-After`. A caller
+ * that hangs up while queued leaves the queue; once admitted, {@link admissionReleasePlugin}
+ * gives the slots back.
  */
 export function admissionStage(admission: Admission) {
   return async ({ contextValue }: { contextValue: AdmissionContext }): Promise<void> => {
     const { keyId, cost, responseDone } = contextValue;
-    let release;
     try {
-      release = await admission.admit(keyId, cost, responseDone);
+      contextValue.admitted = await admission.admit(keyId, cost, responseDone);
     } catch (error) {
       if (!(error instanceof AdmissionRefused)) throw error;
       throw refusal(error, admission);
     }
-    if (responseDone.aborted) release();
-    else responseDone.addEventListener("abort", release, { once: true });
   };
 }
+
+/**
+ * Gives an admitted request's slots back once its execution is over, every query it sent to Neo4j
+ * has ended, and its response is over (sent, so the time spent writing a large answer counts, or
+ * its connection gone). A caller that hangs up does not free its slots while its query still runs
+ * in Neo4j: hanging up at once and asking again would otherwise run past its key's cap.
+ */
+export const admissionReleasePlugin: ApolloServerPlugin<AdmissionContext> = {
+  requestDidStart() {
+    return Promise.resolve({
+      willSendResponse({ contextValue }) {
+        const { admitted, responseDone, executionContext } = contextValue;
+        if (admitted === undefined) return Promise.resolve();
+        const runner = executionContext as Partial<RequestRunner> | undefined;
+        const over = new Promise<void>((resolve) => {
+          if (responseDone.aborted) resolve();
+          else
+            responseDone.addEventListener(
+              "abort",
+              () => {
+                resolve();
+              },
+              { once: true },
+            );
+        });
+        void Promise.all([over, runner?.idle?.()]).then(admitted, admitted);
+        return Promise.resolve();
+      },
+    });
+  },
+};
 
 /**
  * A new statement refused planning room (first-askings.ts): `503 service_unavailable` with
