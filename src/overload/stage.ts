@@ -1,6 +1,5 @@
 import type { ApolloServerPlugin } from "@apollo/server";
 import { ApiError } from "../errors/catalogue.js";
-import type { RequestRunner } from "../neo4j/runner.js";
 import { AdmissionRefused, type Admission } from "./admission.js";
 import type { PlanningRefused } from "./first-askings.js";
 
@@ -11,7 +10,7 @@ export interface AdmissionContext {
   cost?: number;
   /** Aborted when the response is over (sent, or its connection gone). */
   responseDone: AbortSignal;
-  /** The request's runner: when its queries have all ended. */
+  /** The request's runner (src/neo4j/runner.ts): says when its queries have all ended. */
   executionContext?: unknown;
   /** Set once admitted: gives the slots back (see {@link admissionReleasePlugin}). */
   admitted?: () => void;
@@ -51,7 +50,7 @@ export const admissionReleasePlugin: ApolloServerPlugin<AdmissionContext> = {
       willSendResponse({ contextValue }) {
         const { admitted, responseDone, executionContext } = contextValue;
         if (admitted === undefined) return Promise.resolve();
-        const runner = executionContext as Partial<RequestRunner> | undefined;
+        const runner = executionContext as { idle?: () => Promise<void> } | undefined;
         const over = new Promise<void>((resolve) => {
           if (responseDone.aborted) resolve();
           else
