@@ -3,10 +3,14 @@
 // text reads them by path (`$where.AND[0].title.eq`), so the text follows the tree's shape alone.
 // Only what is given is rendered: `{}` and absent fields leave no trace.
 //
-// Every rendered condition is true or false, never null, so that `NOT` and `all` (`NOT EXISTS …
-// WHERE NOT …`) see what the contract says: a missing value (absent, null, or one §3 would report)
-// fails every operator but `isNull`, and `NOT` keeps its row. Each operator compares only a value
-// its type's test let through (`CASE WHEN x IS :: STRING … THEN x STARTS WITH $… ELSE false END`).
+// A missing value (absent, null, or one §3 would report) fails every operator but `isNull`, and
+// `NOT` keeps its row (the contract). A rendered condition is true for a row it keeps, and false
+// or null for one it does not: null only where a value is missing, which fails like false through
+// `AND` and `OR`, in a `WHERE` and in a `CASE WHEN`. So every negation, `all`'s included, is a
+// `CASE WHEN … THEN false ELSE true END`, which reads null as false: never a bare `NOT`. A text,
+// an enum, a boolean or a float is compared as it is (a value of another type compares as null);
+// an integer, a date or an instant only once its type's test let it through (`CASE WHEN x IS ::
+// DATE … THEN x < $… ELSE false END`), since its comparison could fail the query on another type.
 import { rangeIndexes } from "../domain/indexes.js";
 import { DOMAIN, ELEMENT_TYPES, propertyType, type ElementType, type Link } from "../domain/table.js";
 import { linkPattern } from "./nested.js";
@@ -33,6 +37,18 @@ const PRESENT: Readonly<Record<string, (x: string) => string>> = {
   Float: (x) => onlyIf(x, "INTEGER | FLOAT", servableNumber(x)),
   Date: (x) => onlyIf(x, "DATE", servableDate(x)),
   DateTime: (x) => onlyIf(x, "ZONED DATETIME", servableInstant(x)),
+};
+
+/**
+ * The types (enums too) whose comparisons give null, never an error, on a value of another type:
+ * compared as they are, after what a value of the type must also be to be served (a float within
+ * the numbers the wire writes).
+ */
+const AS_IT_IS: Readonly<Record<string, (x: string) => string>> = {
+  ID: () => "",
+  String: () => "",
+  Boolean: () => "",
+  Float: (x) => `${servableNumber(x)} AND `,
 };
 
 /**
@@ -88,13 +104,16 @@ function filterCondition(x: string, type: string, filter: unknown, path: string)
   const present = (PRESENT[type] ?? ENUM_PRESENT)(x);
   // Instants compare to the millisecond as served: the operand is its epoch milliseconds (strict-date.ts).
   const value = type === "DateTime" ? `${x}.epochMillis` : x;
+  const asItIs = AS_IT_IS[type] ?? (type in PRESENT ? undefined : () => "");
   return all(
     entriesOf(filter).map(([operator]) => {
       if (operator === "isNull") return `(${present}) <> ${at(path, operator)}`;
       const comparison = COMPARISONS[operator];
       if (comparison === undefined) throw new Error(`no where operator ${operator}`);
+      const operand = at(path, operator);
+      if (asItIs !== undefined) return `${asItIs(x)}${x} ${comparison} ${operand}`;
       // Compared only once present: a value of another type never reaches the comparison.
-      return `CASE WHEN ${present} THEN ${value} ${comparison} ${at(path, operator)} ELSE false END`;
+      return `CASE WHEN ${present} THEN ${value} ${comparison} ${operand} ELSE false END`;
     }),
   );
 }
@@ -154,7 +173,7 @@ function linksCondition(v: string, link: Link, links: unknown, path: string, ren
         case "none":
           return `NOT ${exists(condition)}`;
         case "all":
-          return condition === undefined ? undefined : `NOT ${exists(`NOT (${condition})`)}`;
+          return condition === undefined ? undefined : `NOT ${exists(negation(condition))}`;
         default:
           throw new Error(`no link form ${form}`);
       }
