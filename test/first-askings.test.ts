@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { FirstAskings, planningUnits, PlanningRefused } from "../src/overload/first-askings.js";
+import { planningRefusal } from "../src/overload/stage.js";
 
 /** A text of `subqueries` subqueries: `units` of planning room, one more than its subqueries. */
 const text = (name: string, subqueries = 0) =>
@@ -29,6 +30,29 @@ describe("first askings admitted like work (issue 32, contract §12)", () => {
     // Fast again: back down to the setting, and not below it.
     for (let i = 0; i < 40; i++) gate.noteAnswered(text("a", 2), 3);
     expect(gate.estimateMs(text("b", 1))).to.equal(40);
+  });
+
+  it("says a new text would be late when only Neo4j's current pace makes it miss the deadline", () => {
+    const gate = new FirstAskings(settings);
+    // Idle (20 ms a unit): 50 units are 1 s, within 2 s; 120 units would miss even idle: sent.
+    expect(gate.wouldBeLate(text("a", 49), 2_000)).to.equal(false);
+    expect(gate.wouldBeLate(text("a", 119), 2_000)).to.equal(false);
+    // Busy (about 200 ms a unit lately): the 50 units would take 10 s; 5 units 1 s, still in time.
+    for (let i = 0; i < 40; i++) gate.noteAnswered(text("b", 2), 600);
+    expect(gate.wouldBeLate(text("a", 49), 2_000)).to.equal(true);
+    expect(gate.wouldBeLate(text("a", 4), 2_000)).to.equal(false);
+    expect(gate.wouldBeLate(text("a", 119), 2_000)).to.equal(false);
+    // A text Neo4j has planned is never late for planning.
+    gate.notePlanned(text("a", 49));
+    expect(gate.wouldBeLate(text("a", 49), 2_000)).to.equal(false);
+    // Refused as overload: 503 with Retry-After, saying why.
+    const refused = planningRefusal(new PlanningRefused(settings.queueTimeoutMs, true));
+    expect([refused.status, refused.code, refused.headers["Retry-After"]]).to.deep.equal([
+      503,
+      "service_unavailable",
+      "1",
+    ]);
+    expect(refused.message).to.match(/would not be answered within its deadline\. Try again in 1 s\.$/);
   });
 
   it("plans the same new text once: asked again meanwhile, it waits for the first answer, then passes as planned", async () => {

@@ -105,7 +105,7 @@ export function queryRunner(
 function autoCommit(driver: Driver, settings: RunnerSettings, metadata: Record<string, string>) {
   return async ({ text, parameters }: CypherQuery): Promise<QueryResult> => {
     const waited = performance.now();
-    const planning = await planningRoom(text, settings.firstAskings);
+    const planning = await planningRoom(text, settings.firstAskings, settings.timeoutMs);
     // Waiting for planning room counts against the query timeout: the request ends within its deadline.
     const timeout = Math.max(1, Math.round(settings.timeoutMs - (performance.now() - waited)));
     const started = performance.now();
@@ -145,7 +145,8 @@ function autoCommit(driver: Driver, settings: RunnerSettings, metadata: Record<s
 
 /**
  * Planning room for a statement Neo4j has not planned (issue 32): it waits for its turn, or is
- * refused with 503 (contract §12), so new statements do not pile up inside Neo4j, which plans on
+ * refused with 503 (contract §12): at once when, at the pace Neo4j plans now, it would miss its
+ * deadline (`timeoutMs`). So new statements do not pile up inside Neo4j, which plans on
  * the CPU every query needs. The room is held for the statement's estimated planning time, or
  * until it is answered if that is sooner; a statement Neo4j has planned passes at once, and one
  * being asked by another request waits for that answer. Gives back what frees the room, what tells
@@ -154,9 +155,12 @@ function autoCommit(driver: Driver, settings: RunnerSettings, metadata: Record<s
 async function planningRoom(
   text: string,
   firstAskings: FirstAskings | undefined,
+  timeoutMs: number,
 ): Promise<{ release: () => void; answered: (ms: number) => void; settled: () => void }> {
   const planned = { release: () => undefined, answered: () => undefined, settled: () => undefined };
   if (firstAskings === undefined || firstAskings.isPlanned(text)) return planned;
+  if (firstAskings.wouldBeLate(text, timeoutMs))
+    throw planningRefusal(new PlanningRefused(firstAskings.settings.queueTimeoutMs, true));
   let release;
   try {
     release = await firstAskings.admit(text);

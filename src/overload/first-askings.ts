@@ -29,7 +29,14 @@ export interface FirstAskingSettings {
 /** A new text that could not get planning room in time (503 `service_unavailable`). */
 export class PlanningRefused extends Error {
   override name = "PlanningRefused";
-  constructor(readonly queueTimeoutMs: number) {
+  /**
+   * @param queueTimeoutMs How long it could have waited for room.
+   * @param late Refused without waiting: at the pace Neo4j plans now, it would not be answered within its deadline.
+   */
+  constructor(
+    readonly queueTimeoutMs: number,
+    readonly late = false,
+  ) {
     super("no planning room for a new statement");
   }
 }
@@ -113,6 +120,19 @@ export class FirstAskings {
     const perUnit = ms / Math.min(planningUnits(text), this.settings.units);
     const averaged = this.learnedMsPerUnit + LEARNING_RATE * (perUnit - this.learnedMsPerUnit);
     this.learnedMsPerUnit = Math.max(this.settings.msPerUnit, averaged);
+  }
+
+  /**
+   * Whether a new `text` would miss a deadline `ms` away only because Neo4j plans slowly now: all
+   * its units at what a unit of the first askings took lately pass `ms`, but at
+   * {@link FirstAskingSettings.msPerUnit}, what a unit takes on an idle server, they do not. Such a
+   * text is refused at once (503, try again soon) rather than sent to time out (504); one too large
+   * to plan in time even then is sent, and its deadline decides.
+   */
+  wouldBeLate(text: string, ms: number): boolean {
+    if (this.planned.has(text) || this.asking.has(text)) return false;
+    const units = planningUnits(text);
+    return units * this.learnedMsPerUnit > ms && units * this.settings.msPerUnit <= ms;
   }
 
   /**

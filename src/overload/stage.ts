@@ -73,10 +73,12 @@ export const admissionReleasePlugin: ApolloServerPlugin<AdmissionContext> = {
  * A new statement refused planning room (first-askings.ts): `503 service_unavailable` with
  * `Retry-After`, like a full execution queue (contract §12).
  */
-export function planningRefusal({ queueTimeoutMs }: PlanningRefused): ApiError {
+export function planningRefusal({ queueTimeoutMs, late }: PlanningRefused): ApiError {
   return new ApiError(
     "service_unavailable",
-    `This instance is planning as many new queries as it can at once and could not start planning this one within ${String(queueTimeoutMs)} ms. Try again in ${String(RETRY_AFTER_BUSY_SECONDS)} s.`,
+    late
+      ? `This instance is planning new queries slowly right now: this one would not be answered within its deadline. Try again in ${String(RETRY_AFTER_BUSY_SECONDS)} s.`
+      : `This instance is planning as many new queries as it can at once and could not start planning this one within ${String(queueTimeoutMs)} ms. Try again in ${String(RETRY_AFTER_BUSY_SECONDS)} s.`,
     { "Retry-After": String(RETRY_AFTER_BUSY_SECONDS) },
   );
 }
