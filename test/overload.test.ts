@@ -239,6 +239,21 @@ describe("concurrency and overload (contract §12)", () => {
       expect(service.firstAskings.load).to.deep.equal({ units: 0, queued: 0 });
     });
 
+    it("refuses at once with 503 a new statement Neo4j's current planning pace would make miss its timeout, and sends a smaller one", async () => {
+      service = await startService(undefined, { schema, queryTimeoutMs: 2_000 });
+      const { firstAskings } = service;
+      // First askings lately took 300 ms a unit (an idle server: the setting, 20 ms).
+      for (let i = 0; i < 40; i++) firstAskings.noteAnswered("CYPHER 5 RETURN 'lately'", 300);
+      // 9 units: 2.7 s at that pace, past the 2 s timeout (0.18 s idle).
+      const late = await ask(
+        "{ topics(limit: 3) { decisions { decidedBy { name } topic { name } } disagreements { id } } }",
+      );
+      expectRefusal(late, 503, "service_unavailable", /would not be answered within its deadline/);
+      expect(firstAskings.load).to.deep.equal({ units: 0, queued: 0 });
+      // 2 units: 0.6 s, in time.
+      expect((await ask('{ topic(id: "t1") { name } }')).status).to.equal(200);
+    });
+
     it("lets a new statement wait for planning room within its queue's timeout", async () => {
       service = await startService(undefined, {
         schema,
