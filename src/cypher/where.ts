@@ -40,16 +40,11 @@ const PRESENT: Readonly<Record<string, (x: string) => string>> = {
 };
 
 /**
- * The types (enums too) whose comparisons give null, never an error, on a value of another type:
- * compared as they are, after what a value of the type must also be to be served (a float within
- * the numbers the wire writes).
+ * The types whose comparison could fail the query on a stored value of another type (`x % 1`, an
+ * instant's epoch): compared only once their type's test let the value through. Every other type
+ * (texts, enums, booleans, floats) is compared as it is: another type compares as null.
  */
-const AS_IT_IS: Readonly<Record<string, (x: string) => string>> = {
-  ID: () => "",
-  String: () => "",
-  Boolean: () => "",
-  Float: (x) => `${servableNumber(x)} AND `,
-};
+const GUARDED: ReadonlySet<string> = new Set(["Int", "Date", "DateTime"]);
 
 /**
  * An enum's stored value: a string. One outside the enum equals no operand (every operand is one of
@@ -104,14 +99,15 @@ function filterCondition(x: string, type: string, filter: unknown, path: string)
   const present = (PRESENT[type] ?? ENUM_PRESENT)(x);
   // Instants compare to the millisecond as served: the operand is its epoch milliseconds (strict-date.ts).
   const value = type === "DateTime" ? `${x}.epochMillis` : x;
-  const asItIs = AS_IT_IS[type] ?? (type in PRESENT ? undefined : () => "");
+  // A float must also be one the wire writes (a finite number in range).
+  const served = type === "Float" ? `${servableNumber(x)} AND ` : "";
   return all(
     entriesOf(filter).map(([operator]) => {
       if (operator === "isNull") return `(${present}) <> ${at(path, operator)}`;
       const comparison = COMPARISONS[operator];
       if (comparison === undefined) throw new Error(`no where operator ${operator}`);
       const operand = at(path, operator);
-      if (asItIs !== undefined) return `${asItIs(x)}${x} ${comparison} ${operand}`;
+      if (!GUARDED.has(type)) return `${served}${x} ${comparison} ${operand}`;
       // Compared only once present: a value of another type never reaches the comparison.
       return `CASE WHEN ${present} THEN ${value} ${comparison} ${operand} ELSE false END`;
     }),

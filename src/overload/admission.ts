@@ -62,11 +62,9 @@ export class Admission {
 
   constructor(readonly settings: AdmissionSettings) {}
 
-  /** Resolves once no request is executing or queued (at once when none is): a shutdown waits for it. */
+  /** Resolves once no request is admitted, executing or queued (at once when none is): a shutdown waits for it. */
   idle(): Promise<void> {
-    return this.executions === 0 && this.queue.length === 0
-      ? Promise.resolve()
-      : new Promise((resolve) => this.onIdle.push(resolve));
+    return this.perKey.size === 0 ? Promise.resolve() : new Promise((resolve) => this.onIdle.push(resolve));
   }
 
   /**

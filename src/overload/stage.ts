@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import type { ApolloServerPlugin } from "@apollo/server";
 import { ApiError } from "../errors/catalogue.js";
 import { AdmissionRefused, type Admission } from "./admission.js";
@@ -51,17 +52,7 @@ export const admissionReleasePlugin: ApolloServerPlugin<AdmissionContext> = {
         const { admitted, responseDone, executionContext } = contextValue;
         if (admitted === undefined) return Promise.resolve();
         const runner = executionContext as { idle?: () => Promise<void> } | undefined;
-        const over = new Promise<void>((resolve) => {
-          if (responseDone.aborted) resolve();
-          else
-            responseDone.addEventListener(
-              "abort",
-              () => {
-                resolve();
-              },
-              { once: true },
-            );
-        });
+        const over = responseDone.aborted ? undefined : once(responseDone, "abort");
         void Promise.all([over, runner?.idle?.()]).then(admitted, admitted);
         return Promise.resolve();
       },
