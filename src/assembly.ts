@@ -17,6 +17,7 @@ import { createMetrics, type Metrics } from "./ops/metrics.js";
 import type { RequestLogEntry } from "./ops/request-log.js";
 import { Admission } from "./overload/admission.js";
 import { FirstAskings } from "./overload/first-askings.js";
+import { LastValues } from "./planning/last-values.js";
 import { startPreplanning, type Preplanning } from "./planning/preplan.js";
 import type { Quota } from "./quota/quota.js";
 import type { RedisStatus } from "./redis/connection.js";
@@ -71,6 +72,8 @@ export async function assembleService(config: Config, parts: ServiceParts): Prom
   // Statements Neo4j has not planned take turns (issue 32); pre-planning tells it what is planned.
   const firstAskings = new FirstAskings(config.firstAskings);
   const admission = new Admission(config.admission);
+  // What known statements were last answered with: after a restart they are run again, not only planned.
+  const lastValues = new LastValues();
   const { app, stop } = await createApp({
     schema,
     authenticator: new Authenticator(keys, config.auth.cacheTtlMs),
@@ -80,7 +83,15 @@ export async function assembleService(config: Config, parts: ServiceParts): Prom
       runnerFor: (metadata) =>
         queryRunner(
           driver,
-          { database, timeoutMs: queryTimeoutMs, observe: metrics.observeNeo4jTransaction, firstAskings },
+          {
+            database,
+            timeoutMs: queryTimeoutMs,
+            observe: metrics.observeNeo4jTransaction,
+            firstAskings,
+            answered: (text, parameters) => {
+              lastValues.answered(text, parameters);
+            },
+          },
           metadata,
         ),
     },
@@ -116,6 +127,7 @@ export async function assembleService(config: Config, parts: ServiceParts): Prom
         },
         settings: config.preplan,
         firstAskings,
+        lastValues,
         log,
         count: metrics.countPreplanned,
       }),

@@ -200,6 +200,47 @@ describe("pre-planning of known documents (issue 22)", function () {
     }
   });
 
+  it("after Neo4j's plan caches start empty, runs a known statement again with the values it was last answered with; one never asked is only planned", async () => {
+    const sent: { text: string; parameters: Record<string, unknown> }[] = [];
+    const driver = overriding(testDriver(), {
+      executeQuery: (text: string, parameters: Record<string, unknown>, ...rest: unknown[]) => {
+        sent.push({ text, parameters });
+        return (testDriver().executeQuery as (...args: unknown[]) => unknown)(text, parameters, ...rest);
+      },
+    });
+    const [alone, every] = ((await cypherToPlan(await buildTestSchema(), dashboard)) ?? []).map(
+      (query) => query.text,
+    );
+    if (alone === undefined || every === undefined) throw new Error("the dashboard plans two shapes");
+    const runs = (text: string) => sent.filter((query) => query.text === text);
+    const explains = (text: string) => sent.filter((query) => query.text === `EXPLAIN ${text}`);
+    const running = await startService(driver, {
+      env: { PREPLAN_MAX_DOCUMENTS: "200", PREPLAN_CHECK_INTERVAL_MS: "100" },
+    });
+    const index = "kg_test_warm_up";
+    try {
+      await until(() => explains(every).length > 0, "the first round");
+      // The first round knew no values: it only planned.
+      expect(runs(alone)).to.deep.equal([]);
+      expect((await running.graphql(dashboard, { topic: "t1" })).status).to.equal(200);
+
+      const atChange = sent.length;
+      await ingest(`CREATE INDEX ${index} IF NOT EXISTS FOR (n:Topic) ON (n.canonicalAnswer)`);
+      await ingest("CALL db.awaitIndexes(60)");
+      await until(() => explains(every).length > 1, "a round after the indexes changed");
+      const again = sent.slice(atChange);
+      const ran = again.filter((query) => query.text === alone);
+      expect(ran).to.have.length(1);
+      expect(JSON.stringify(ran[0]?.parameters)).to.include('"t1"');
+      expect(again.filter((query) => query.text === `EXPLAIN ${alone}`)).to.deep.equal([]);
+      // Never asked with every variable: planned, not run.
+      expect(again.filter((query) => query.text === every)).to.deep.equal([]);
+    } finally {
+      await ingest(`DROP INDEX ${index} IF EXISTS`);
+      await running.close();
+    }
+  });
+
   it("leaves out documents it cannot plan without a caller: several operations, invalid ones", async () => {
     const schema = await buildTestSchema();
     expect(await cypherToPlan(schema, "query A { topics { id } } query B { topics { name } }")).to.equal(

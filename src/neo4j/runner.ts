@@ -25,6 +25,8 @@ export interface RunnerSettings {
   observe: Observe;
   /** Room for Neo4j to plan statements it has not seen (issue 32); absent, new texts are sent at once. */
   firstAskings?: FirstAskings;
+  /** Told each statement Neo4j answered, with its values (pre-planning runs known ones again after a restart). */
+  answered?: (text: string, parameters: Record<string, unknown>) => void;
 }
 
 /** A root field's query waiting for the end of the event loop's turn. */
@@ -130,6 +132,7 @@ function autoCommit(driver: Driver, settings: RunnerSettings, metadata: Record<s
       );
       planning.answered(performance.now() - started);
       settings.firstAskings?.notePlanned(text);
+      settings.answered?.(text, parameters);
       outcome = "success";
       return result;
     } finally {

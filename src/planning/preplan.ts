@@ -25,6 +25,7 @@ import { translateDocument } from "../graphql/translate.js";
 import { queriesSent, type CypherQuery } from "../neo4j/combine.js";
 import { answerWithin } from "../neo4j/deadline.js";
 import type { FirstAskings } from "../overload/first-askings.js";
+import type { LastValues } from "./last-values.js";
 import { readPlanEpoch } from "./plan-epoch.js";
 
 /** Where the documents the service expects come from, most wanted first. */
@@ -41,6 +42,8 @@ export interface PreplanDependencies {
   settings: PreplanSettings;
   /** Told each text Neo4j planned, and to forget them all when its plan caches start empty. */
   firstAskings?: Pick<FirstAskings, "notePlanned" | "forgetAll">;
+  /** The values known statements were last answered with: such a statement is run again with them, not only planned. */
+  lastValues?: LastValues;
   log: (line: string) => void;
   /** Counts each document's outcome. */
   count: (outcome: PreplanOutcome) => void;
@@ -145,6 +148,7 @@ export async function preplanRound(deps: PreplanDependencies): Promise<Record<Pr
   const recent = await documents.recentPersisted(settings.maxDocuments);
   const texts = [...new Set([...trusted, ...recent])].slice(0, settings.maxDocuments);
   const planned = new Set<string>();
+  let ran = 0;
   for (const text of texts) {
     if (performance.now() - started > settings.budgetMs) break;
     const queries = (await cypherToPlan(schema, text).catch(() => undefined))?.filter(
@@ -157,17 +161,21 @@ export async function preplanRound(deps: PreplanDependencies): Promise<Record<Pr
     try {
       for (const query of queries) {
         planned.add(query.text);
+        // Run again with its last values, a restarted Neo4j also builds the runtime plan and warms
+        // what the statement reads; without, Neo4j plans it and reads no row.
+        const values = deps.lastValues?.valuesOf(query.text);
         await answerWithin(
-          driver.executeQuery(`EXPLAIN ${query.text}`, query.parameters, {
+          driver.executeQuery(values ? query.text : `EXPLAIN ${query.text}`, values ?? query.parameters, {
             database,
             routing: neo4j.routing.READ,
             transactionConfig: {
               timeout: settings.budgetMs,
-              metadata: { app: "kg-graphql", purpose: "pre-planning" },
+              metadata: { app: "kg-graphql", purpose: values ? "warm-up" : "pre-planning" },
             },
           }),
           settings.budgetMs,
         );
+        if (values) ran++;
         deps.firstAskings?.notePlanned(query.text);
       }
       note("planned");
@@ -175,9 +183,11 @@ export async function preplanRound(deps: PreplanDependencies): Promise<Record<Pr
       note("failed");
     }
   }
+  deps.lastValues?.expectOnly(planned);
   deps.log(
     `Pre-planned ${String(outcomes.planned)} known document(s) in ${String(Math.round(performance.now() - started))} ms ` +
-      `(${String(outcomes.skipped)} skipped, ${String(outcomes.failed)} failed, of ${String(texts.length)}).`,
+      `(${String(outcomes.skipped)} skipped, ${String(outcomes.failed)} failed, of ${String(texts.length)}; ` +
+      `${String(ran)} statement(s) run again with their last values).`,
   );
   return outcomes;
 }
