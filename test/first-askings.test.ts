@@ -34,6 +34,10 @@ describe("first askings admitted like work (issue 32, contract §12)", () => {
 
   it("says a new text would be late when only Neo4j's current pace makes it miss the deadline", () => {
     const gate = new FirstAskings(settings);
+    // One slow first asking (a JVM just started) is not a slow Neo4j: nothing is refused for it.
+    gate.noteAnswered(text("b", 0), 5_000);
+    expect(gate.estimateMs(text("a", 0))).to.be.above(1_000);
+    expect(gate.wouldBeLate(text("a", 49), 2_000)).to.equal(false);
     // Idle (20 ms a unit): 50 units are 1 s, within 2 s; 120 units would miss even idle: sent.
     expect(gate.wouldBeLate(text("a", 49), 2_000)).to.equal(false);
     expect(gate.wouldBeLate(text("a", 119), 2_000)).to.equal(false);
@@ -45,6 +49,13 @@ describe("first askings admitted like work (issue 32, contract §12)", () => {
     // A text Neo4j has planned is never late for planning.
     gate.notePlanned(text("a", 49));
     expect(gate.wouldBeLate(text("a", 49), 2_000)).to.equal(false);
+    // One fast first asking among the last eight: Neo4j is not slow throughout; sent.
+    gate.noteAnswered(text("b", 2), 30);
+    expect(gate.wouldBeLate(text("a", 48), 2_000)).to.equal(false);
+    for (let i = 0; i < 7; i++) gate.noteAnswered(text("b", 2), 600);
+    expect(gate.wouldBeLate(text("a", 48), 2_000)).to.equal(false);
+    gate.noteAnswered(text("b", 2), 600);
+    expect(gate.wouldBeLate(text("a", 48), 2_000)).to.equal(true);
     // Refused as overload: 503 with Retry-After, saying why.
     const refused = planningRefusal(new PlanningRefused(settings.queueTimeoutMs, true));
     expect([refused.status, refused.code, refused.headers["Retry-After"]]).to.deep.equal([

@@ -93,6 +93,35 @@ describe("where compiled to Cypher, without a database (src/cypher/where.ts)", (
     );
   });
 
+  it("puts two or more link tests of one conjunction into one opaque test after the plain comparisons, a top-level AND's among them", () => {
+    const one = whereCondition("Topic", "t", { name: { eq: "Platform" }, decisions: { count: { gt: 10 } } });
+    expect(one).to.equal(
+      "(t.name = $where.`name`.`eq`) AND (COUNT { MATCH (t)<-[:ABOUT]-(dtw1:Decision) RETURN DISTINCT dtw1 } > $where.`decisions`.`count`.`gt`)",
+    );
+    const several = whereCondition("Topic", "t", {
+      decisions: { some: { status: { eq: "EXECUTED" } } },
+      AND: [{ disagreements: { none: {} } }, { name: { startsWith: "P" } }],
+      id: { in: ["d42"] },
+    });
+    expect(several).to.equal(
+      "(t.name STARTS WITH $where.`AND`[1].`name`.`startsWith`) AND (t.id IN $where.`id`.`in`) AND " +
+        "(CASE WHEN (EXISTS { MATCH (t)<-[:ABOUT]-(dtw1:Decision) WHERE dtw1.status = $where.`decisions`.`some`.`status`.`eq` }) " +
+        "AND (NOT EXISTS { MATCH (t)<-[:ABOUT]-(gtw2:Disagreement) }) THEN true ELSE false END)",
+    );
+    // Inside a link's test, the same rule.
+    expect(
+      whereCondition("Customer", "c", {
+        requestedFeatures: {
+          some: { owner: { team: { eq: "Platform" } }, requestedBy: { count: { gt: 1 } } },
+        },
+      }),
+    ).to.match(
+      /^EXISTS \{ MATCH .* WHERE CASE WHEN \(EXISTS \{ .* \}\) AND \(COUNT \{ .* \} > \$where\.[^)]*\) THEN true ELSE false END \}$/,
+    );
+    // A condition that never holds decides the conjunction.
+    expect(whereCondition("Topic", "t", { name: { eq: "Platform" }, OR: [] })).to.equal("$where IS NULL");
+  });
+
   it("names each link's rows apart, whatever the nesting", () => {
     const text =
       whereCondition("Customer", "c", {

@@ -52,6 +52,14 @@ export function planningUnits(text: string): number {
 /** The weight of the latest first asking in the estimate's moving average. */
 const LEARNING_RATE = 0.25;
 
+/**
+ * The first askings a refusal for lateness looks back on: it needs every one of them to have been
+ * that slow. One slow asking (a JVM just started, a query slow to run rather than to plan) must
+ * not refuse the next new statements: the moving average alone once did, in the suite, a whole
+ * request a server just started would have answered in time.
+ */
+const RECENT_PACES = 8;
+
 interface Waiter {
   units: number;
   grant: () => void;
@@ -76,6 +84,8 @@ export class FirstAskings {
   private readonly asking = new Map<string, { settled: Promise<void>; settle: () => void }>();
   /** What a unit of a first asking took lately (a moving average), never below the setting. */
   private learnedMsPerUnit: number;
+  /** What a unit of each of the last {@link RECENT_PACES} first askings took, oldest first. */
+  private readonly recentPaces: number[] = [];
   private readonly queue: Waiter[] = [];
 
   constructor(readonly settings: FirstAskingSettings) {
@@ -118,21 +128,24 @@ export class FirstAskings {
    */
   noteAnswered(text: string, ms: number): void {
     const perUnit = ms / Math.min(planningUnits(text), this.settings.units);
+    if (this.recentPaces.push(perUnit) > RECENT_PACES) this.recentPaces.shift();
     const averaged = this.learnedMsPerUnit + LEARNING_RATE * (perUnit - this.learnedMsPerUnit);
     this.learnedMsPerUnit = Math.max(this.settings.msPerUnit, averaged);
   }
 
   /**
    * Whether a new `text` would miss a deadline `ms` away only because Neo4j plans slowly now: all
-   * its units at what a unit of the first askings took lately pass `ms`, but at
-   * {@link FirstAskingSettings.msPerUnit}, what a unit takes on an idle server, they do not. Such a
-   * text is refused at once (503, try again soon) rather than sent to time out (504); one too large
-   * to plan in time even then is sent, and its deadline decides.
+   * its units, at the pace of the fastest of the last {@link RECENT_PACES} first askings, pass `ms`
+   * (every one of them was that slow), but at {@link FirstAskingSettings.msPerUnit}, what a unit
+   * takes on an idle server, they do not. Such a text is refused at once (503, try again soon)
+   * rather than sent to time out (504); one too large to plan in time even then is sent, and its
+   * deadline decides.
    */
   wouldBeLate(text: string, ms: number): boolean {
-    if (this.planned.has(text) || this.asking.has(text)) return false;
+    if (this.planned.has(text) || this.asking.has(text) || this.recentPaces.length < RECENT_PACES)
+      return false;
     const units = planningUnits(text);
-    return units * this.learnedMsPerUnit > ms && units * this.settings.msPerUnit <= ms;
+    return units * Math.min(...this.recentPaces) > ms && units * this.settings.msPerUnit <= ms;
   }
 
   /**
