@@ -15,28 +15,12 @@ describe("first askings admitted like work (issue 32, contract §12)", () => {
       planningUnits("CALL { MATCH (t) RETURN t } RETURN COLLECT { MATCH (d) RETURN d }, COUNT { (x) }"),
     ).to.equal(4);
     expect(planningUnits("CALL (a, b) { RETURN 1 AS x } RETURN EXISTS { MATCH (n) }")).to.equal(3);
-    // Its estimated planning: its units (at most the room's) at the estimate per unit.
-    expect(new FirstAskings(settings).estimateMs(text("a", 2))).to.equal(60);
-    expect(new FirstAskings(settings).estimateMs(text("a", 30))).to.equal(80);
-  });
-
-  it("learns what a unit takes from the first askings answered, never estimating below the setting", () => {
-    const gate = new FirstAskings(settings);
-    // A cold or busy Neo4j: 3 units answered after 600 ms, 200 ms a unit; a quarter of the way there.
-    gate.noteAnswered(text("a", 2), 600);
-    expect(gate.estimateMs(text("b", 1))).to.equal(2 * (20 + 0.25 * (200 - 20)));
-    for (let i = 0; i < 40; i++) gate.noteAnswered(text("a", 2), 600);
-    expect(gate.estimateMs(text("b", 1))).to.be.closeTo(400, 1);
-    // Fast again: back down to the setting, and not below it.
-    for (let i = 0; i < 40; i++) gate.noteAnswered(text("a", 2), 3);
-    expect(gate.estimateMs(text("b", 1))).to.equal(40);
   });
 
   it("says a new text would be late when only Neo4j's current pace makes it miss the deadline", () => {
     const gate = new FirstAskings(settings);
     // One slow first asking (a JVM just started) is not a slow Neo4j: nothing is refused for it.
     gate.noteAnswered(text("b", 0), 5_000);
-    expect(gate.estimateMs(text("a", 0))).to.be.above(1_000);
     expect(gate.wouldBeLate(text("a", 49), 2_000)).to.equal(false);
     // Idle (20 ms a unit): 50 units are 1 s, within 2 s; 120 units would miss even idle: sent.
     expect(gate.wouldBeLate(text("a", 49), 2_000)).to.equal(false);

@@ -26,5 +26,9 @@ describe("the last values of known statements", () => {
     expect(values.valuesOf("B")).to.deep.equal({ b: 1 });
     values.answered("A", { a: 2 });
     expect(values.valuesOf("A")).to.equal(undefined);
+    // Known as soon as a round plans it, before the round ends.
+    values.expect("A");
+    values.answered("A", { a: 3 });
+    expect(values.valuesOf("A")).to.deep.equal({ a: 3 });
   });
 });

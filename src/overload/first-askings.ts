@@ -19,9 +19,9 @@ export interface FirstAskingSettings {
   /** Texts remembered as planned: Neo4j's plan cache holds this many per database. */
   remembered: number;
   /**
-   * What planning one unit takes at least (the bench's fit: about 20 ms per subquery on Java 25,
-   * warm): a new text holds its room for its estimate, or until its query ends if that is sooner.
-   * The estimate learns from the first askings answered, so a cold or busy Neo4j plans fewer at once.
+   * What planning one unit takes on an idle server (the bench's fit: about 20 ms per subquery on
+   * Java 25, warm): a new text too large to plan within its deadline even at this pace is not
+   * refused for lateness (see {@link FirstAskings.wouldBeLate}), its deadline decides.
    */
   msPerUnit: number;
 }
@@ -48,9 +48,6 @@ export type PlanningRelease = () => void;
 export function planningUnits(text: string): number {
   return 1 + (text.match(/\bCALL\s*(?:\([^)]*\)\s*)?\{|\b(?:COLLECT|COUNT|EXISTS)\s*\{/g)?.length ?? 0);
 }
-
-/** The weight of the latest first asking in the estimate's moving average. */
-const LEARNING_RATE = 0.25;
 
 /**
  * The first askings a refusal for lateness looks back on: it needs every one of them to have been
@@ -82,15 +79,12 @@ export class FirstAskings {
    * the same text asked meanwhile waits for that instead of being planned again beside it.
    */
   private readonly asking = new Map<string, { settled: Promise<void>; settle: () => void }>();
-  /** What a unit of a first asking took lately (a moving average), never below the setting. */
-  private learnedMsPerUnit: number;
   /** What a unit of each of the last {@link RECENT_PACES} first askings took, oldest first. */
   private readonly recentPaces: number[] = [];
   private readonly queue: Waiter[] = [];
 
   constructor(readonly settings: FirstAskingSettings) {
     this.planned = new LRUCache({ max: settings.remembered });
-    this.learnedMsPerUnit = settings.msPerUnit;
   }
 
   /** Whether Neo4j has planned `text` since its plan caches were last emptied, as far as this instance knows. */
@@ -114,23 +108,12 @@ export class FirstAskings {
   }
 
   /**
-   * How long a text's planning is estimated to take: its units at what a unit of the first askings
-   * answered lately took, or {@link FirstAskingSettings.msPerUnit} if that is more.
-   */
-  estimateMs(text: string): number {
-    return Math.min(planningUnits(text), this.settings.units) * this.learnedMsPerUnit;
-  }
-
-  /**
-   * Learns from a first asking of `text` answered after `ms` (planning, then running): the next
-   * estimates follow. Its run is in it too, so a slow query makes new texts wait a little longer;
-   * a text holds its room only until it is answered in any case.
+   * Learns from the first asking of `text`, planned in `ms` (its `EXPLAIN`): what a unit of it took
+   * is one of the recent paces a refusal for lateness reads.
    */
   noteAnswered(text: string, ms: number): void {
     const perUnit = ms / Math.min(planningUnits(text), this.settings.units);
     if (this.recentPaces.push(perUnit) > RECENT_PACES) this.recentPaces.shift();
-    const averaged = this.learnedMsPerUnit + LEARNING_RATE * (perUnit - this.learnedMsPerUnit);
-    this.learnedMsPerUnit = Math.max(this.settings.msPerUnit, averaged);
   }
 
   /**

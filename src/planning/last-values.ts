@@ -13,7 +13,12 @@ export class LastValues {
   #known = new Set<string>();
   #values = new Map<string, Record<string, unknown>>();
 
-  /** The texts of a pre-planning round: their values are kept from now on, any other text's dropped. */
+  /** A text a pre-planning round plans: its values are kept from now on. */
+  expect(text: string): void {
+    this.#known.add(text);
+  }
+
+  /** The texts of a whole pre-planning round: their values are kept, any other text's dropped. */
   expectOnly(texts: Iterable<string>): void {
     this.#known = new Set(texts);
     for (const text of this.#values.keys()) if (!this.#known.has(text)) this.#values.delete(text);

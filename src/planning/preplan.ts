@@ -177,6 +177,7 @@ export async function preplanRound(deps: PreplanDependencies): Promise<Record<Pr
         );
         if (values) ran++;
         deps.firstAskings?.notePlanned(query.text);
+        deps.lastValues?.expect(query.text);
       }
       note("planned");
     } catch {

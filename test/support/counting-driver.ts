@@ -11,7 +11,8 @@ const asText = (query: unknown) =>
 
 /**
  * Wraps a driver so that every `run` on a transaction the library opens is counted: how many
- * Cypher queries a GraphQL request really sent to Neo4j.
+ * Cypher queries a GraphQL request really sent to Neo4j. The `EXPLAIN` a new statement is planned
+ * with first (src/neo4j/runner.ts) reads nothing and is not counted.
  */
 export function countingDriver(driver: Driver): {
   driver: Driver;
@@ -28,8 +29,10 @@ export function countingDriver(driver: Driver): {
   const run =
     (target: { run: Session["run"] }) =>
     (...args: Parameters<Session["run"]>) => {
-      count++;
-      record(args[0], args[1]);
+      if (!asText(args[0]).startsWith("EXPLAIN ")) {
+        count++;
+        record(args[0], args[1]);
+      }
       return target.run(...args);
     };
   const countingTx = (tx: ManagedTransaction): ManagedTransaction => overriding(tx, { run: run(tx) });
