@@ -198,6 +198,18 @@ describe("concurrency and overload (contract §12)", () => {
         body: JSON.stringify({ query }),
       });
 
+    it("holds a new statement's planning room until it is answered, however long its planning guess", async () => {
+      service = await startService(undefined, { schema });
+      const { firstAskings } = service;
+      const running = slow(1_500);
+      while (firstAskings.load.units === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      // Past any guess of its planning (a unit or two at 20 ms), still held: it is not answered.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(firstAskings.load.units).to.be.above(0);
+      expect((await running).status).to.equal(200);
+      expect(firstAskings.load).to.deep.equal({ units: 0, queued: 0 });
+    });
+
     it("refuses a new statement with 503 and Retry-After: 1 while the planning room is taken, and serves a planned one", async () => {
       service = await startService(undefined, {
         schema,

@@ -108,6 +108,12 @@ describe("where compiled to Cypher, without a database (src/cypher/where.ts)", (
         "(CASE WHEN (EXISTS { MATCH (t)<-[:ABOUT]-(dtw1:Decision) WHERE dtw1.status = $where.`decisions`.`some`.`status`.`eq` }) " +
         "AND (NOT EXISTS { MATCH (t)<-[:ABOUT]-(gtw2:Disagreement) }) THEN true ELSE false END)",
     );
+    // Several forms of one link, likewise.
+    expect(
+      whereCondition("Topic", "t", {
+        decisions: { count: { gt: 10 }, some: { status: { eq: "REVERSED" } } },
+      }),
+    ).to.match(/^CASE WHEN \(COUNT \{ .* \} > .*\) AND \(EXISTS \{ .* \}\) THEN true ELSE false END$/);
     // Inside a link's test, the same rule.
     expect(
       whereCondition("Customer", "c", {

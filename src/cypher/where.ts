@@ -153,28 +153,27 @@ function singleLinkCondition(
  * a target failing it, `count` a count that collects nothing.
  */
 function linksCondition(v: string, link: Link, links: unknown, path: string, rendering: Rendering) {
-  return all(
-    entriesOf(links).map(([form, where]) => {
-      const t = rendering.variable(DOMAIN[link.to].v);
-      const pattern = linkPattern(link, v, t);
-      const formPath = at(path, form);
-      if (form === "count")
-        return countCondition(`COUNT { MATCH ${pattern} RETURN DISTINCT ${t} }`, where, formPath);
-      const condition = whereOf(link.to, t, where, formPath, rendering);
-      const exists = (test: string | undefined) =>
-        `EXISTS { MATCH ${pattern}${test === undefined ? "" : ` WHERE ${test}`} }`;
-      switch (form) {
-        case "some":
-          return exists(condition);
-        case "none":
-          return `NOT ${exists(condition)}`;
-        case "all":
-          return condition === undefined ? undefined : `NOT ${exists(negation(condition))}`;
-        default:
-          throw new Error(`no link form ${form}`);
-      }
-    }),
-  );
+  const tests = entriesOf(links).map(([form, where]) => {
+    const t = rendering.variable(DOMAIN[link.to].v);
+    const pattern = linkPattern(link, v, t);
+    const formPath = at(path, form);
+    if (form === "count")
+      return countCondition(`COUNT { MATCH ${pattern} RETURN DISTINCT ${t} }`, where, formPath);
+    const condition = whereOf(link.to, t, where, formPath, rendering);
+    const exists = (test: string | undefined) =>
+      `EXISTS { MATCH ${pattern}${test === undefined ? "" : ` WHERE ${test}`} }`;
+    switch (form) {
+      case "some":
+        return exists(condition);
+      case "none":
+        return `NOT ${exists(condition)}`;
+      case "all":
+        return condition === undefined ? undefined : `NOT ${exists(negation(condition))}`;
+      default:
+        throw new Error(`no link form ${form}`);
+    }
+  });
+  return conjunction(tests.filter((test) => test !== undefined));
 }
 
 /**

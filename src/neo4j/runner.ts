@@ -105,46 +105,36 @@ export function queryRunner(
 
 /**
  * Runs one query as an auto-commit transaction, timed, within its deadline. A statement Neo4j has
- * not planned is first planned alone (`EXPLAIN`, in the same session) while it holds its planning
- * room, and then run: the room is held for exactly the planning, however long that takes, and
- * what the first askings learn is the planning's pace, not the run's.
+ * not planned holds its planning room until it is answered: planning it is most of what a first
+ * asking costs, and its time cannot be told apart from the run's.
  */
 function autoCommit(driver: Driver, settings: RunnerSettings, metadata: Record<string, string>) {
   return async ({ text, parameters }: CypherQuery): Promise<QueryResult> => {
     const waited = performance.now();
     const planning = await planningRoom(text, settings.firstAskings, settings.timeoutMs);
-    // Waiting for planning room, and planning, count against the query timeout: the request ends
-    // within its deadline.
-    const remaining = () => Math.max(1, Math.round(settings.timeoutMs - (performance.now() - waited)));
+    // Waiting for planning room counts against the query timeout: the request ends within its deadline.
+    const timeout = Math.max(1, Math.round(settings.timeoutMs - (performance.now() - waited)));
     const started = performance.now();
     let outcome: "success" | "failure" = "failure";
     const deadline = { passed: false };
     let session: Session | undefined;
     try {
-      const opened = driver.session({
+      session = driver.session({
         database: settings.database,
         defaultAccessMode: neo4j.session.READ,
         bookmarkManager: undefined,
       });
-      session = opened;
-      const send = (statement: string) => {
-        const timeout = remaining();
-        return answerWithin(
-          opened.run(statement, parameters, { timeout, metadata: { ...metadata, type: "user-transpiled" } }),
-          timeout + DEADLINE_MARGIN_MS,
-          () => {
-            deadline.passed = true;
-          },
-        );
-      };
-      if (planning.fresh) {
-        await send(`EXPLAIN ${text}`);
-        planning.answered(performance.now() - started);
-        settings.firstAskings?.notePlanned(text);
-        planning.release();
-        planning.settled();
-      }
-      const result = await send(text);
+      const result = await answerWithin(
+        session.run(text, parameters, {
+          timeout,
+          metadata: { ...metadata, type: "user-transpiled" },
+        }),
+        timeout + DEADLINE_MARGIN_MS,
+        () => {
+          deadline.passed = true;
+        },
+      );
+      planning.answered(performance.now() - started);
       settings.firstAskings?.notePlanned(text);
       settings.answered?.(text, parameters);
       outcome = "success";
@@ -164,23 +154,17 @@ function autoCommit(driver: Driver, settings: RunnerSettings, metadata: Record<s
  * Planning room for a statement Neo4j has not planned (issue 32): it waits for its turn, or is
  * refused with 503 (contract §12): at once when, at the pace Neo4j plans now, it would miss its
  * deadline (`timeoutMs`). So new statements do not pile up inside Neo4j, which plans on
- * the CPU every query needs. The room is held while Neo4j plans the statement (`EXPLAIN`, see
+ * the CPU every query needs. The room is held until the statement is answered (see
  * {@link autoCommit}); a statement Neo4j has planned passes at once, and one being asked by another
- * request waits for that answer. Gives back whether the statement is new to Neo4j, what frees the
- * room, what tells the first askings how long its planning took, and what lets the same text
- * waiting go on.
+ * request waits for that answer. Gives back what frees the room, what tells the first askings how
+ * long the first asking took, and what lets the same text waiting go on.
  */
 async function planningRoom(
   text: string,
   firstAskings: FirstAskings | undefined,
   timeoutMs: number,
-): Promise<{ fresh: boolean; release: () => void; answered: (ms: number) => void; settled: () => void }> {
-  const planned = {
-    fresh: false,
-    release: () => undefined,
-    answered: () => undefined,
-    settled: () => undefined,
-  };
+): Promise<{ release: () => void; answered: (ms: number) => void; settled: () => void }> {
+  const planned = { release: () => undefined, answered: () => undefined, settled: () => undefined };
   if (firstAskings === undefined || firstAskings.isPlanned(text)) return planned;
   if (firstAskings.wouldBeLate(text, timeoutMs))
     throw planningRefusal(new PlanningRefused(firstAskings.settings.queueTimeoutMs, true));
@@ -197,7 +181,6 @@ async function planningRoom(
     return planned;
   }
   return {
-    fresh: true,
     release,
     answered: (ms) => {
       firstAskings.noteAnswered(text, ms);

@@ -108,8 +108,8 @@ export class FirstAskings {
   }
 
   /**
-   * Learns from the first asking of `text`, planned in `ms` (its `EXPLAIN`): what a unit of it took
-   * is one of the recent paces a refusal for lateness reads.
+   * Learns from the first asking of `text`, answered after `ms` (planning, then running): what a
+   * unit of it took is one of the recent paces a refusal for lateness reads.
    */
   noteAnswered(text: string, ms: number): void {
     const perUnit = ms / Math.min(planningUnits(text), this.settings.units);
