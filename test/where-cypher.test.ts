@@ -93,36 +93,47 @@ describe("where compiled to Cypher, without a database (src/cypher/where.ts)", (
     );
   });
 
-  it("puts two or more link tests of one conjunction into one opaque test after the plain comparisons, a top-level AND's among them", () => {
-    const one = whereCondition("Topic", "t", { name: { eq: "Platform" }, decisions: { count: { gt: 10 } } });
-    expect(one).to.equal(
-      "(t.name = $where.`name`.`eq`) AND (COUNT { MATCH (t)<-[:ABOUT]-(dtw1:Decision) RETURN DISTINCT dtw1 } > $where.`decisions`.`count`.`gt`)",
+  it("puts three or more link tests of one conjunction into one opaque test after the plain comparisons, a top-level AND's among them", () => {
+    const two = whereCondition("Topic", "t", {
+      name: { eq: "Platform" },
+      decisions: { count: { gt: 10 } },
+      disagreements: { some: {} },
+    });
+    expect(two).to.equal(
+      "(t.name = $where.`name`.`eq`) AND (COUNT { MATCH (t)<-[:ABOUT]-(dtw1:Decision) RETURN DISTINCT dtw1 } > $where.`decisions`.`count`.`gt`) " +
+        "AND (EXISTS { MATCH (t)<-[:ABOUT]-(gtw2:Disagreement) })",
     );
     const several = whereCondition("Topic", "t", {
       decisions: { some: { status: { eq: "EXECUTED" } } },
-      AND: [{ disagreements: { none: {} } }, { name: { startsWith: "P" } }],
+      AND: [{ disagreements: { none: {} } }, { name: { startsWith: "P" } }, { disagreements: { some: {} } }],
       id: { in: ["d42"] },
     });
     expect(several).to.equal(
       "(t.name STARTS WITH $where.`AND`[1].`name`.`startsWith`) AND (t.id IN $where.`id`.`in`) AND " +
         "(CASE WHEN (EXISTS { MATCH (t)<-[:ABOUT]-(dtw1:Decision) WHERE dtw1.status = $where.`decisions`.`some`.`status`.`eq` }) " +
-        "AND (NOT EXISTS { MATCH (t)<-[:ABOUT]-(gtw2:Disagreement) }) THEN true ELSE false END)",
+        "AND (NOT EXISTS { MATCH (t)<-[:ABOUT]-(gtw2:Disagreement) }) AND (EXISTS { MATCH (t)<-[:ABOUT]-(gtw3:Disagreement) }) THEN true ELSE false END)",
     );
     // Several forms of one link, likewise.
     expect(
       whereCondition("Topic", "t", {
-        decisions: { count: { gt: 10 }, some: { status: { eq: "REVERSED" } } },
+        decisions: { count: { gt: 10 }, some: { status: { eq: "REVERSED" } }, none: {} },
       }),
-    ).to.match(/^CASE WHEN \(COUNT \{ .* \} > .*\) AND \(EXISTS \{ .* \}\) THEN true ELSE false END$/);
+    ).to.match(
+      /^CASE WHEN \(COUNT \{ .* \} > .*\) AND \(EXISTS \{ .* \}\) AND \(NOT EXISTS \{ .* \}\) THEN true ELSE false END$/,
+    );
     // Inside a link's test, the same rule.
     expect(
       whereCondition("Customer", "c", {
         requestedFeatures: {
-          some: { owner: { team: { eq: "Platform" } }, requestedBy: { count: { gt: 1 } } },
+          some: {
+            owner: { team: { eq: "Platform" } },
+            requestedBy: { count: { gt: 1 } },
+            AND: [{ owner: {} }],
+          },
         },
       }),
     ).to.match(
-      /^EXISTS \{ MATCH .* WHERE CASE WHEN \(EXISTS \{ .* \}\) AND \(COUNT \{ .* \} > \$where\.[^)]*\) THEN true ELSE false END \}$/,
+      /^EXISTS \{ MATCH .* WHERE CASE WHEN \(EXISTS \{ .* \}\) AND \(COUNT \{ .* \} > [^)]*\) AND \(EXISTS \{ .* \}\) THEN true ELSE false END \}$/,
     );
     // A condition that never holds decides the conjunction.
     expect(whereCondition("Topic", "t", { name: { eq: "Platform" }, OR: [] })).to.equal("$where IS NULL");
