@@ -107,8 +107,9 @@ const EnvSchema = z.object({
   EXECUTION_QUEUE_LENGTH: z.coerce.number().int().min(0).default(32),
   EXECUTION_QUEUE_TIMEOUT_MS: positiveMs.max(1_000).default(250),
   // Issue 32: statements Neo4j has not planned take turns to be planned (src/overload/first-askings.ts):
-  // this many planning units (a statement's subqueries, plus one) at once, each held while Neo4j
-  // plans it, then a short queue; FIRST_ASKING_MS_PER_UNIT is a unit's planning on an idle server.
+  // this many planning units (a statement's subqueries, plus one) at once, each held until the
+  // statement is answered, then a short queue; FIRST_ASKING_MS_PER_UNIT is a unit's planning on an
+  // idle server.
   // NEO4J_PLAN_CACHE_SIZE is what Neo4j keeps per database (its setting
   // server.memory.query_cache.per_db_cache_num_entries; the local server's is 2000).
   FIRST_ASKING_UNITS: count.default(16),

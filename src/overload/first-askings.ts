@@ -52,8 +52,8 @@ export function planningUnits(text: string): number {
 /**
  * The first askings a refusal for lateness looks back on: it needs every one of them to have been
  * that slow. One slow asking (a JVM just started, a query slow to run rather than to plan) must
- * not refuse the next new statements: the moving average alone once did, in the suite, a whole
- * request a server just started would have answered in time.
+ * not refuse the next new statements. A moving average once did: in the suite, it refused a
+ * request that a server just started would have answered in time.
  */
 const RECENT_PACES = 8;
 
