@@ -10,6 +10,7 @@ import { createLogger, logRequestWith } from "./ops/logger.js";
 import { createQuotaCounters } from "./quota/quota.js";
 import { applySchemaFiles } from "./neo4j/apply-cypher.js";
 import { connectNeo4j, LOCAL_INSTANCE } from "./neo4j/connect.js";
+import { answerWithin } from "./neo4j/deadline.js";
 import { explainStartupFailure } from "./neo4j/errors.js";
 import { persistedQueryStore } from "./documents/persisted-query-store.js";
 import { connectRedis } from "./redis/connection.js";
@@ -107,7 +108,11 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
         // A request whose caller hung up may still be running in Neo4j: the driver stays open
         // for it until its query ends or the shutdown's time is up.
         const { executing } = admission.load;
-        if (!(await within(admission.idle(), deadline - Date.now())))
+        const idle = await answerWithin(admission.idle(), Math.max(0, deadline - Date.now())).then(
+          () => true,
+          () => false,
+        );
+        if (!idle)
           log(`Stopped waiting for ${executing} execution(s) after ${config.http.shutdownTimeoutMs} ms.`);
         return stop();
       })
@@ -118,24 +123,6 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
       });
   };
   process.once("SIGTERM", shutdown).once("SIGINT", shutdown);
-}
-
-/** Whether `promise` settles within `ms` (at once for `ms` ≤ 0, unless it has already). */
-async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => {
-    timer = setTimeout(
-      () => {
-        resolve(false);
-      },
-      Math.max(0, ms),
-    );
-  });
-  try {
-    return await Promise.race([promise.then(() => true), late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 async function listen(app: RequestListener, port: number, host: string): Promise<Server> {

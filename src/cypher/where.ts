@@ -73,7 +73,7 @@ const entriesOf = (value: unknown): [string, unknown][] =>
     : [];
 
 /** The conjunction of conditions; `undefined` (no condition) holds for every row. */
-function all(conditions: (string | undefined)[]): string | undefined {
+function all(conditions: readonly (string | undefined)[]): string | undefined {
   const given = conditions.filter((condition) => condition !== undefined);
   if (given.length === 0) return undefined;
   return given.length === 1 ? given[0] : given.map((condition) => `(${condition})`).join(" AND ");
@@ -213,7 +213,7 @@ const OPAQUE_LINK_TESTS = 3;
  */
 function conjunction(conditions: readonly string[]): string | undefined {
   const links = conditions.filter((condition) => SUBQUERY.test(condition));
-  if (links.length < OPAQUE_LINK_TESTS) return all([...conditions]);
+  if (links.length < OPAQUE_LINK_TESTS) return all(conditions);
   const plain = conditions.filter((condition) => !SUBQUERY.test(condition));
   return all([...plain, opaque(links.map((condition) => `(${condition})`).join(" AND "))]);
 }

@@ -11,8 +11,7 @@ const asText = (query: unknown) =>
 
 /**
  * Wraps a driver so that every `run` on a transaction the library opens is counted: how many
- * Cypher queries a GraphQL request really sent to Neo4j. The `EXPLAIN` a new statement is planned
- * with first (src/neo4j/runner.ts) reads nothing and is not counted.
+ * Cypher queries a GraphQL request really sent to Neo4j.
  */
 export function countingDriver(driver: Driver): {
   driver: Driver;
@@ -29,10 +28,8 @@ export function countingDriver(driver: Driver): {
   const run =
     (target: { run: Session["run"] }) =>
     (...args: Parameters<Session["run"]>) => {
-      if (!asText(args[0]).startsWith("EXPLAIN ")) {
-        count++;
-        record(args[0], args[1]);
-      }
+      count++;
+      record(args[0], args[1]);
       return target.run(...args);
     };
   const countingTx = (tx: ManagedTransaction): ManagedTransaction => overriding(tx, { run: run(tx) });
