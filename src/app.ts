@@ -16,6 +16,7 @@ import { enforceQuota } from "./quota/middleware.js";
 import type { Quota } from "./quota/quota.js";
 import type { Admission } from "./overload/admission.js";
 import { assignRequestId } from "./http/request-id.js";
+import { noStore } from "./http/no-store.js";
 import { allowOrigins } from "./http/cors.js";
 import { ignoreUnsatisfiableAccept } from "./http/accept.js";
 import { resolvePersistedDocument, type DocumentSources } from "./documents/stage.js";
@@ -64,7 +65,7 @@ export interface App {
 /**
  * The request pipeline, in the order a request meets it (contract §3's order of checks):
  * request id → health probes, metrics and the explorer page (no key, no quota) → request log →
- * CORS (an allowed origin's preflight answered, its other answers marked) → method/path → API key
+ * CORS (an allowed origin's preflight answered, its other answers marked) → no-store → method/path → API key
  * → quota → media type → size → JSON and request shape → persisted or trusted document → query
  * length → parse and validation (depth and width included) → an unsatisfiable Accept ignored → GraphQL
  * (`limit` check, cost, admission to execution, execute as one Cypher query) →
@@ -107,6 +108,7 @@ export async function createApp({
   if (corsOrigins.length > 0) app.all(GRAPHQL_PATHS, allowOrigins(corsOrigins));
   app.all(
     GRAPHQL_PATHS,
+    noStore,
     onlyPost,
     requireApiKey(authenticator),
     enforceQuota(quota),

@@ -104,4 +104,17 @@ describe("HTTP surface", () => {
     expect(status).to.equal(200);
     expect(headers.get("x-request-id")).to.match(/^[0-9a-f-]{36}$/);
   });
+
+  it("marks every answer of the GraphQL paths Cache-Control: no-store, GraphQL's and the stages' before it", async () => {
+    const answered = await service.graphql("{ __typename }");
+    const invalid = await service.graphql("{ nope }");
+    const unauthenticated = await service.request(
+      "/api/v1/graphql",
+      { method: "POST", headers: { "content-type": "application/json" }, body: '{"query":"{ __typename }"}' },
+      { authenticated: false },
+    );
+    expect([answered.status, invalid.status, unauthenticated.status]).to.deep.equal([200, 422, 401]);
+    for (const { headers } of [answered, invalid, unauthenticated])
+      expect(headers.get("cache-control")).to.equal("no-store");
+  });
 });

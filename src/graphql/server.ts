@@ -1,5 +1,8 @@
 import { ApolloServer } from "@apollo/server";
-import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from "@apollo/server/plugin/disabled";
 import type { Neo4jGraphQLContext } from "@neo4j/graphql";
 import type { GraphQLSchema } from "graphql";
 import type { Transaction } from "neo4j-driver";
@@ -47,6 +50,9 @@ export function createGraphQLServer(
     dangerouslyDisableValidation: true,
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
+      // No field has a cache hint: the plugin's per-field hook only made Apollo wrap every
+      // resolver. Answers are marked no-store on the way in (src/http/no-store.ts).
+      ApolloServerPluginCacheControlDisabled(),
       preExecutionPlugin<RequestContext>([checkArguments, checkCost, admissionStage(admission)]),
       admissionReleasePlugin,
       costExtensionPlugin,
