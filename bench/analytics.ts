@@ -1,6 +1,7 @@
 // `npm run bench:analytics -- --size 10k|100k|1m [--requests 200] [--seconds 60] [--no-stock] [--only <text>]`:
 // issue 15's questions (and issue 34's `where` questions and issue 35's neighborhoods and paths
-// beside the fastest Cypher we write by hand for them), asked one at a time of kg-graphql and (where its generated schema can express them)
+// beside the fastest Cypher we write by hand for them, served over HTTP like http-driver's and
+// also run through the driver alone), asked one at a time of kg-graphql and (where its generated schema can express them)
 // stock, on the size's bench graph: a connection's first page against a page deep in the list
 // (page 5,000 at 1m, the last page below that), the same two pages in another order (`orderBy`
 // regret score, issue 24), `totalCount` alone and with one filter, and group lists (by status;
@@ -17,7 +18,7 @@ import neo4j from "neo4j-driver";
 import { encodeCursor } from "../src/cypher/cursor.js";
 import { addBusyTopic, graphContenders, removeBusyTopic } from "./graph-questions.js";
 import { projectRoot } from "../src/project-root.js";
-import { CONTENDERS, PRODUCT } from "./contenders.js";
+import { BASELINE, CONTENDERS, PRODUCT } from "./contenders.js";
 import { log, openBenchGraph, parseSize } from "./harness.js";
 import { measuredCommit } from "./report.js";
 import { median } from "./load.js";
@@ -243,6 +244,13 @@ async function main(): Promise<void> {
     children.push(product.process);
     const stock = values.stock ? await CONTENDERS.stock.start(graph) : undefined;
     if (stock !== undefined) children.push(stock.process);
+    // The hand-written contenders are served like http-driver's (a minimal Express endpoint, a
+    // managed transaction), so that both sides of a ratio pay for HTTP; each is also run through
+    // the driver in this process, for the database's share alone.
+    const byHand = asked.some((question) => question.cypher !== undefined)
+      ? await CONTENDERS[BASELINE].start(graph)
+      : undefined;
+    if (byHand !== undefined) children.push(byHand.process);
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     /** One request on the keep-alive connection; its time in ms. Anything but data is an error. */
     const ask = (port: number, path: string, headers: Record<string, string>, query: string) =>
@@ -340,6 +348,10 @@ async function main(): Promise<void> {
           : await timeOrError(stock.port, "/graphql", {}, question.stock);
       const cypher = question.cypher;
       const cypherTimes =
+        cypher === undefined || byHand === undefined
+          ? undefined
+          : await timeOrError(byHand.port, "/cypher", {}, cypher);
+      const cypherInProcess =
         cypher === undefined
           ? undefined
           : await timeWith(async () => {
@@ -347,13 +359,14 @@ async function main(): Promise<void> {
             }).catch((error: unknown) => ({
               error: error instanceof Error ? error.message.slice(0, 300) : "failed",
             }));
-      results.push({ question: question.name, kg, stock: stockTimes, cypher: cypherTimes });
+      results.push({ question: question.name, kg, stock: stockTimes, cypher: cypherTimes, cypherInProcess });
       log(
         `  ${question.name.padEnd(34)} kg-graphql ${describe(kg)}` +
           (stockTimes === undefined ? "" : `, stock ${describe(stockTimes)}`) +
-          (cypherTimes === undefined
+          (cypherTimes === undefined || cypherInProcess === undefined
             ? ""
-            : `, hand-written Cypher ${describe(cypherTimes)} (${(p50(kg) / p50(cypherTimes)).toFixed(2)}×)`),
+            : `, hand-written Cypher over HTTP ${describe(cypherTimes)} (${(p50(kg) / p50(cypherTimes)).toFixed(2)}×), ` +
+              `through the driver alone ${describe(cypherInProcess)} (${(p50(kg) / p50(cypherInProcess)).toFixed(2)}×)`),
       );
     }
     const [, first, deepPage, regretFirst, regretDeep] = values.only === undefined ? results : [];

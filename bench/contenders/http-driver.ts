@@ -2,7 +2,9 @@
 // the hand-written Cypher of a question and returns its JSON. Started by bench/run.ts, twice:
 // `TRANSACTION=managed` runs it the way the driver's documentation does (`executeQuery`: a
 // managed transaction, BEGIN, RUN and PULL, COMMIT), `TRANSACTION=auto` as one auto-commit query
-// (RUN and PULL), the way kg-graphql runs its Cypher.
+// (RUN and PULL), the way kg-graphql runs its Cypher. `POST /cypher` runs the Cypher text a bench
+// sends (`{"query": …}`) the same way and answers its rows: `bench:analytics` asks its hand-written
+// contenders here, so that both sides of its ratios pay for HTTP (the bench binds 127.0.0.1 only).
 import express from "express";
 import neo4j from "neo4j-driver";
 import { questions, toJson, type BenchSubjects } from "../questions.js";
@@ -44,6 +46,20 @@ app.post("/q/:name", (req, res) => {
   run(question.cypher, question.graphql.variables)
     .then(({ records }) => {
       res.json({ data: toJson(records[0]?.get("data")) });
+    })
+    .catch(() => {
+      res.status(500).end();
+    });
+});
+app.post("/cypher", (req, res) => {
+  const { query } = req.body as { query?: unknown };
+  if (typeof query !== "string") {
+    res.status(400).end();
+    return;
+  }
+  run(query, {})
+    .then(({ records }) => {
+      res.json({ data: records.map((record) => toJson(record.toObject())) });
     })
     .catch(() => {
       res.status(500).end();
