@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { whereBoundsOn, whereCondition, whereSeek } from "../src/cypher/where.js";
+import { whereCondition } from "../src/cypher/where.js";
+import { whereBoundsOn, whereSeek } from "../src/cypher/where-seeks.js";
 import { whereBoundProblem } from "../src/graphql/where-bounds.js";
 
 /** The operands a test writes, none of which may reach the Cypher text (they are parameters). */

@@ -4,7 +4,8 @@ import type { ElementList } from "./element-lists.js";
 import { givenArguments, requestedSearch } from "./lists.js";
 import type { FieldRequest } from "./request.js";
 import { readRows } from "./starts.js";
-import { requestedWhere, requestedWhereSeek } from "./where.js";
+import { requestedWhere } from "./where.js";
+import { requestedWhereSeek } from "./where-seeks.js";
 
 /**
  * Clauses returning `total`, the count of the rows the request's filters keep. `count(v)`, not

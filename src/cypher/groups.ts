@@ -8,7 +8,8 @@ import { givenArguments, pageSize } from "./lists.js";
 import { linkPattern } from "./nested.js";
 import { selects, type FieldRequest } from "./request.js";
 import { readRows } from "./starts.js";
-import { requestedWhere, requestedWhereSeek } from "./where.js";
+import { requestedWhere } from "./where.js";
+import { requestedWhereSeek } from "./where-seeks.js";
 import { lines } from "./text.js";
 import { isServableInstant, numberOrNull } from "./values.js";
 

@@ -25,7 +25,7 @@ export interface PageRead {
   filters: string[];
   /** The conditions on any row (the rows without a key are read with these). */
   conditions: string[];
-  /** A `where`'s bounds on the ordered property (where.ts): when given, only rows with a key pass. */
+  /** A `where`'s bounds on the ordered property (where-seeks.ts): when given, only rows with a key pass. */
   bounded: string[];
   page: Page;
 }
@@ -41,7 +41,7 @@ const LATEST_INSTANT = "datetime('+999999999-12-31T23:59:59.999999999-18:00')";
  * rows of one value (a partial top). Rows without a value (none, or one of another type:
  * values.ts) come last by `id`, from the `id` constraint's index, and only when the valued rows
  * did not fill the page, as a list by instants' undated rows do. A `where` bounding the property
- * (`bounded`, where.ts) bounds the read too, and keeps no row without a value: none is read.
+ * (`bounded`, where-seeks.ts) bounds the read too, and keeps no row without a value: none is read.
  */
 export function valuePage(read: PageRead): string[] {
   const { list, order, filters, conditions, bounded, page } = read;
@@ -135,7 +135,7 @@ function unsortedTail(
  *
  * The reads together hold the page; the final `ORDER BY` puts it in contract order. A date range
  * on the ordered property bounds the first read (see {@link seekOf}), and so do a `where`'s bounds
- * on it (`bounded`, where.ts); either keeps only dated rows. A connection's page starts
+ * on it (`bounded`, where-seeks.ts); either keeps only dated rows. A connection's page starts
  * after its cursor's position: the dated read seeks from that instant (a second further,
  * likewise), the undated read from that `id`, and an undated position skips the dated read.
  */

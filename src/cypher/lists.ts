@@ -10,7 +10,8 @@ import { listOrder, orderBy, type ListOrder } from "./order.js";
 import { given, givenOf, type FieldRequest } from "./request.js";
 import { searchOf, searchStart, type Search } from "./search.js";
 import { lines, where, whereAny } from "./text.js";
-import { requestedWhere, requestedWhereBounds } from "./where.js";
+import { requestedWhere } from "./where.js";
+import { requestedWhereBounds } from "./where-seeks.js";
 
 export { POSITION, type Page } from "./index-pages.js";
 

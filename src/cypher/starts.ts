@@ -6,7 +6,7 @@ import type { Filter } from "../domain/table.js";
 import { conditionsOf, isGiven, seekOf } from "./filters.js";
 import { searchStart, type Search } from "./search.js";
 import { where, whereAny } from "./text.js";
-import type { WhereSeek } from "./where.js";
+import type { WhereSeek } from "./where-seeks.js";
 
 /** A read of the rows a list's filters keep, as clauses that end with row `v` bound and filtered. */
 export interface RowsRead {
