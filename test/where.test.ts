@@ -218,6 +218,8 @@ describe("where: any condition a data team writes (contract §7 part 3)", () => 
           ["Topic", { decisions: { none: { status: { eq: "EXECUTED" } } } }],
           ["Topic", { decisions: { all: { regretScore: { gte: 0.5 } } } }],
           ["Topic", { decisions: { count: { eq: 0 } } }],
+          ["Topic", { decisions: { count: { gte: 1, lte: 2, isNull: false } } }],
+          ["Topic", { NOT: { decisions: { count: { gt: 0, lt: 3 } } } }],
           ["Topic", { decisions: {}, disagreements: { some: { resolved: { eq: true } } } }],
           ["Person", { openCommitments: { all: { dueOn: { gte: "2025-04-01" } } } }],
           ["Person", { decisionsMade: { count: { gte: 2 }, some: { topic: { name: { eq: "Pricing" } } } } }],
