@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { parse } from "graphql";
+import { continued } from "../src/cypher/compile.js";
 import { conditionsOf, seekOf } from "../src/cypher/filters.js";
 import type { Filter } from "../src/domain/table.js";
 import { translatingSchema } from "../src/graphql/schema.js";
@@ -245,11 +246,13 @@ describe("filters as data", () => {
 // Issue 32: each nested field of a request is one expression of its root field's query, where the
 // library's translation wrote two CALL subqueries and two WITH clauses.
 describe("nested fields compiled as one expression each (no database)", () => {
-  it("writes topic → decisions → decidedBy as one CALL for the topic and one COLLECT per nested field", async () => {
+  it("writes topic → decisions → decidedBy with no CALL and one COLLECT per nested field", async () => {
     const cypher = await cypherOf(
       '{ topic(id: "t1") { name decisions(limit: 5) { title decidedAt decidedBy { name } } } }',
     );
-    expect(cypher.match(/\bCALL\b/g)).to.have.length(1);
+    // The root's statement continues into its projection: no CALL around it (see `continued`).
+    expect(cypher).to.match(/^CYPHER 5 MATCH \(t:Topic \{id: \$id\}\) WITH t LIMIT 1 RETURN /);
+    expect(cypher).not.to.match(/\bCALL\b/);
     expect(cypher.match(/\bCOLLECT \{/g)).to.have.length(2);
     expect(cypher).to.include("MATCH (t)<-[:ABOUT]-(d1:Decision) WITH DISTINCT d1");
     expect(cypher).to.include(
@@ -257,6 +260,43 @@ describe("nested fields compiled as one expression each (no database)", () => {
     );
     expect(cypher).to.include("LIMIT $f1_limit");
     expect(cypher).to.match(/ AS this$/);
+  });
+
+  it("continues a root statement into its projection only where its last RETURN can be a WITH", () => {
+    const page = [
+      "CALL () {",
+      "  MATCH (d:Decision)",
+      "  RETURN d",
+      "}",
+      "RETURN d",
+      "ORDER BY d.id",
+      "LIMIT $limit",
+    ];
+    expect(continued(page.join("\n"), "d")).to.equal(
+      [
+        "CALL () {",
+        "  MATCH (d:Decision)",
+        "  RETURN d",
+        "}",
+        "WITH d",
+        "ORDER BY d.id",
+        "LIMIT $limit",
+      ].join("\n"),
+    );
+    expect(continued("MATCH (c:Customer)\nRETURN DISTINCT {nodes: [c]} AS c", "c")).to.equal(
+      "MATCH (c:Customer)\nWITH DISTINCT {nodes: [c]} AS c",
+    );
+    // A UNION cannot end in a WITH; a RETURN of another column, of an unnamed expression, or
+    // spanning lines is left in its CALL.
+    expect(continued("MATCH (d:Decision) RETURN d\nUNION\nMATCH (d:Decision) RETURN d", "d")).to.equal(
+      undefined,
+    );
+    expect(continued("MATCH (d:Decision)\nRETURN d AS e", "d")).to.equal(undefined);
+    expect(continued("MATCH (d:Decision)\nRETURN collect(d)", "d")).to.equal(undefined);
+    expect(continued("MATCH (d:Decision)\nRETURN {a: COLLECT {\n  RETURN 1\n}} AS d", "d")).to.equal(
+      undefined,
+    );
+    expect(continued("CALL () {\n  MATCH (d:Decision)\n  RETURN d\n}", "d")).to.equal(undefined);
   });
 
   it("names every nested field's variables apart, so a link back to the same type reads its own rows", async () => {

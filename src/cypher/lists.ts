@@ -110,5 +110,5 @@ export function rootList(list: ElementList, request: FieldRequest): string {
 
 /** A node found by its unique `id`, or none. */
 export function lookupById(label: string, v: string): string {
-  return `MATCH (${v}:${label} {id: $id}) RETURN ${v} LIMIT 1`;
+  return lines(`MATCH (${v}:${label} {id: $id})`, `RETURN ${v}`, "LIMIT 1");
 }
