@@ -175,8 +175,8 @@ describe("where's index starts (whereSeek)", () => {
 
   it("bounds an instant a second wider on each side, its operand read as an integer", () => {
     expect(whereSeek("Decision", "d", { decidedAt: { eq: 1 } }, indexed)?.bounds).to.deep.equal([
-      "d.decidedAt >= datetime({epochMillis: toInteger($where.`decidedAt`.`eq`)}) - duration('PT1S')",
-      "d.decidedAt <= datetime({epochMillis: toInteger($where.`decidedAt`.`eq`)}) + duration('PT1S')",
+      "d.decidedAt >= datetime({epochMillis: toInteger($where.`decidedAt`.`eq`)}) - $oneSecond",
+      "d.decidedAt <= datetime({epochMillis: toInteger($where.`decidedAt`.`eq`)}) + $oneSecond",
     ]);
   });
 
@@ -184,8 +184,8 @@ describe("where's index starts (whereSeek)", () => {
     expect(
       whereBoundsOn("Decision", "d", { decidedAt: { gte: 1 }, AND: [{ decidedAt: { lt: 2 } }] }, "decidedAt"),
     ).to.deep.equal([
-      "d.decidedAt >= datetime({epochMillis: toInteger($where.`decidedAt`.`gte`)}) - duration('PT1S')",
-      "d.decidedAt <= datetime({epochMillis: toInteger($where.`AND`[0].`decidedAt`.`lt`)}) + duration('PT1S')",
+      "d.decidedAt >= datetime({epochMillis: toInteger($where.`decidedAt`.`gte`)}) - $oneSecond",
+      "d.decidedAt <= datetime({epochMillis: toInteger($where.`AND`[0].`decidedAt`.`lt`)}) + $oneSecond",
     ]);
     expect(whereBoundsOn("Topic", "t", { name: { in: ["a"], startsWith: "P" } }, "name")).to.deep.equal([
       "t.name STARTS WITH $where.`name`.`startsWith`",

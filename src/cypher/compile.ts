@@ -34,6 +34,7 @@ import { pageSize } from "./lists.js";
 import { NESTED_FIELDS } from "./nested.js";
 import type { FieldRequest, Selection, StatementBuilder } from "./request.js";
 import { indent, lines, renameParameters, whereAny } from "./text.js";
+import { constantsOf, servableInstant } from "./values.js";
 import { requestedWhere } from "./where.js";
 
 /** The `where` condition of a list field's request on its rows `v`, as a list of none or one. */
@@ -123,7 +124,11 @@ export function compileRootField(
     open === undefined
       ? lines("CYPHER 5", "CALL {", ...indent([statement]), "}", projection)
       : lines("CYPHER 5", open, projection);
-  return { text, parameters: compilation.parameters };
+  const constants = constantsOf(text);
+  for (const name of Object.keys(constants))
+    if (Object.hasOwn(compilation.parameters, name))
+      throw new Error(`A parameter shadows the constant ${name}`);
+  return { text, parameters: { ...compilation.parameters, ...constants } };
 }
 
 /** The selections of `type` below a field, by response key. */
@@ -358,7 +363,7 @@ function mergeSelections(
 export function instantOf(property: string): string {
   return (
     `CASE WHEN ${property} IS NULL THEN null WHEN ${property} IS :: ZONED DATETIME THEN ` +
-    `CASE WHEN datetime('0000T00Z') <= ${property} < datetime('+10000T00Z') THEN ${property}.epochMillis ELSE 'out of range' END ` +
+    `CASE WHEN ${servableInstant(property)} THEN ${property}.epochMillis ELSE 'out of range' END ` +
     "ELSE false END"
   );
 }

@@ -3,7 +3,7 @@
 // filters a request gives are rendered: an absent argument leaves no trace in the Cypher. The
 // filters themselves are rows of the domain table (src/domain/table.ts).
 import { argumentsOf, type Filter } from "../domain/table.js";
-import { AFTER_LAST_SERVABLE_INSTANT, FIRST_SERVABLE_INSTANT, servableInstant } from "./values.js";
+import { AFTER_LAST_SERVABLE_INSTANT, constant, FIRST_SERVABLE_INSTANT, servableInstant } from "./values.js";
 
 /** 00:00 UTC of a `Date` argument. */
 const dayStart = (value: string) => `datetime({date: date(${value}), timezone: 'Z'})`;
@@ -34,7 +34,7 @@ export function conditionsOf(
           ? [`${value}.epochSeconds >= ${dayStart(`$${filter.since}`)}.epochSeconds`]
           : []),
         ...(given.has(filter.until)
-          ? [`${value}.epochSeconds < (${dayStart(`$${filter.until}`)} + duration('P1D')).epochSeconds`]
+          ? [`${value}.epochSeconds < (${dayStart(`$${filter.until}`)} + ${constant("oneDay")}).epochSeconds`]
           : []),
       ];
       if (bounds.length === 0) return [];
@@ -60,10 +60,10 @@ export function seekOf(
   return {
     bounds: [
       given.has(filter.since)
-        ? `${value} >= ${dayStart(`$${filter.since}`)} - duration('PT1S')`
+        ? `${value} >= ${dayStart(`$${filter.since}`)} - ${constant("oneSecond")}`
         : `${value} >= ${FIRST_SERVABLE_INSTANT}`,
       given.has(filter.until)
-        ? `${value} <= ${dayStart(`$${filter.until}`)} + duration('P1DT1S')`
+        ? `${value} <= ${dayStart(`$${filter.until}`)} + ${constant("oneDayOneSecond")}`
         : `${value} < ${AFTER_LAST_SERVABLE_INSTANT}`,
     ],
     exact: false,

@@ -5,10 +5,13 @@ import { positionId, positionValue } from "./cursor.js";
 import type { ElementList } from "./element-lists.js";
 import { seekOf } from "./filters.js";
 import { isServable, orderBy, servableBounds, valueOf, type ListOrder } from "./order.js";
+import { constant } from "./values.js";
 import { call, where } from "./text.js";
 
 /** The variable holding a connection's `after` position in its statement. */
 export const POSITION = "position";
+
+const SECOND = constant("oneSecond");
 
 /** How many rows a read returns, and whether they come after a cursor's position ({@link POSITION}). */
 export interface Page {
@@ -29,10 +32,6 @@ export interface PageRead {
   bounded: string[];
   page: Page;
 }
-
-/** The earliest and the latest `DATETIME` Neo4j can hold: every stored instant lies between them. */
-const EARLIEST_INSTANT = "datetime('-999999999-01-01T00:00:00+18:00')";
-const LATEST_INSTANT = "datetime('+999999999-12-31T23:59:59.999999999-18:00')";
 
 /**
  * A root list ordered by a text, a number or a date: the label's range index on the property is
@@ -155,8 +154,8 @@ export function instantPage(read: PageRead, given: ReadonlySet<string>): string[
     ...(page.after
       ? [
           descending
-            ? `${at} <= CASE WHEN ${p}[1] IS NULL THEN ${EARLIEST_INSTANT} ELSE ${position} + duration('PT1S') END`
-            : `${at} >= CASE WHEN ${p}[1] IS NULL THEN ${LATEST_INSTANT} ELSE ${position} - duration('PT1S') END`,
+            ? `${at} <= CASE WHEN ${p}[1] IS NULL THEN ${constant("earliestInstant")} ELSE ${position} + ${SECOND} END`
+            : `${at} >= CASE WHEN ${p}[1] IS NULL THEN ${constant("latestInstant")} ELSE ${position} - ${SECOND} END`,
         ]
       : []),
   ];
@@ -181,7 +180,7 @@ export function instantPage(read: PageRead, given: ReadonlySet<string>): string[
         // once chose the scan.
         `MATCH (${v}:${label})`,
         `USING INDEX SEEK ${v}:${label}(${property})`,
-        where([`${at} >= edge - duration('PT1S') AND ${at} <= edge + duration('PT1S')`, ...filters]),
+        where([`${at} >= edge - ${SECOND} AND ${at} <= edge + ${SECOND}`, ...filters]),
         `RETURN collect(${v}) AS ties`,
       ],
     ),

@@ -5,11 +5,48 @@
 // filters and groups read only values the wire format can write — the years 0000 to 9999 — and
 // count any other as absent, so that no accessor or arithmetic meets a value it fails on.
 
-/** The first instant and the first one after the instants the wire format writes (ISO 8601's short forms). */
-export const FIRST_SERVABLE_INSTANT = "datetime('0000T00Z')";
-export const AFTER_LAST_SERVABLE_INSTANT = "datetime('+10000T00Z')";
-const FIRST_DATE = "date('0000')";
-const AFTER_LAST_DATE = "date('+10000')";
+import neo4j from "neo4j-driver";
+
+const { Date: Neo4jDate, DateTime, Duration } = neo4j.types;
+
+/**
+ * The temporal constants statements compare with, as parameters: Neo4j plans a statement's every
+ * `datetime('…')`, `date('…')` or `duration('…')` literal (about 2 ms each, while a parameter costs
+ * nothing), and a statement held a dozen of them. Each statement carries the ones its text names
+ * ({@link constantsOf}); their names are no argument's.
+ */
+const CONSTANTS = {
+  /** The first instant the wire format writes, and the first one after those: 0000 and 10000 UTC. */
+  firstInstant: new DateTime(0, 1, 1, 0, 0, 0, 0, 0),
+  afterLastInstant: new DateTime(10_000, 1, 1, 0, 0, 0, 0, 0),
+  firstDate: new Neo4jDate(0, 1, 1),
+  afterLastDate: new Neo4jDate(10_000, 1, 1),
+  /** The earliest and the latest `DATETIME` Neo4j can hold: every stored instant lies between them. */
+  earliestInstant: new DateTime(-999_999_999, 1, 1, 0, 0, 0, 0, 18 * 3600),
+  latestInstant: new DateTime(999_999_999, 12, 31, 23, 59, 59, 999_999_999, -18 * 3600),
+  oneSecond: new Duration(0, 0, 1, 0),
+  oneDay: new Duration(0, 1, 0, 0),
+  oneDayOneSecond: new Duration(0, 1, 1, 0),
+} as const;
+
+export type Constant = keyof typeof CONSTANTS;
+
+/** A constant as a statement names it. */
+export const constant = (name: Constant): string => `$${name}`;
+
+const NAMED = new RegExp(`\\$(${Object.keys(CONSTANTS).join("|")})\\b`, "g");
+
+/** The constants `text` names, as parameters to send with it. */
+export function constantsOf(text: string): Partial<Record<Constant, unknown>> {
+  const found: Partial<Record<Constant, unknown>> = {};
+  for (const [, name] of text.matchAll(NAMED)) found[name as Constant] = CONSTANTS[name as Constant];
+  return found;
+}
+
+export const FIRST_SERVABLE_INSTANT = constant("firstInstant");
+export const AFTER_LAST_SERVABLE_INSTANT = constant("afterLastInstant");
+const FIRST_DATE = constant("firstDate");
+const AFTER_LAST_DATE = constant("afterLastDate");
 /** The largest finite FLOAT: a number beyond it (infinite) or NaN, which JSON cannot write, counts as absent. */
 const LARGEST_NUMBER = "1.7976931348623157e308";
 

@@ -6,6 +6,7 @@ import { rangeIndexes } from "../domain/indexes.js";
 import { DOMAIN, ELEMENT_TYPES, propertyType, type ElementType } from "../domain/table.js";
 import type { FieldRequest } from "./request.js";
 import { at, COMPARISONS, entriesOf } from "./where.js";
+import { constant } from "./values.js";
 
 /** A read of a `where`'s rows from a range index: the property, and the index-seekable bounds on it. */
 export interface WhereSeek {
@@ -58,7 +59,7 @@ function seekCandidates(
         if (rank === -1 || (instant && (operator === "in" || operator === "startsWith"))) continue;
         const operand = at(fieldPath, operator);
         const around = (millis: string, side: "-" | "+") =>
-          `datetime({epochMillis: toInteger(${millis})}) ${side} duration('PT1S')`;
+          `datetime({epochMillis: toInteger(${millis})}) ${side} ${constant("oneSecond")}`;
         const bounds = instant
           ? {
               eq: [`${x} >= ${around(operand, "-")}`, `${x} <= ${around(operand, "+")}`],

@@ -3,7 +3,7 @@
 // transaction each, the problems computed in Neo4j so only bad nodes travel), then once more for
 // the nodes whose `id` is missing or not a string, which that index cannot seek.
 import neo4j, { type Driver } from "neo4j-driver";
-import { isServableDate, isServableInstant } from "../cypher/values.js";
+import { constantsOf, isServableDate, isServableInstant } from "../cypher/values.js";
 import type { LabelModel, PropertyRule } from "./model.js";
 
 /** Cypher's name of the type §8 stores a GraphQL type as. */
@@ -103,11 +103,15 @@ export async function checkGraph(
   };
   // Each read is one bounded transaction: a database that stops answering fails the check.
   const read = (text: string, parameters: Record<string, unknown>) =>
-    driver.executeQuery(text, parameters, {
-      database,
-      routing: "READ",
-      transactionConfig: { timeout: READ_TIMEOUT_MS },
-    });
+    driver.executeQuery(
+      text,
+      { ...parameters, ...constantsOf(text) },
+      {
+        database,
+        routing: "READ",
+        transactionConfig: { timeout: READ_TIMEOUT_MS },
+      },
+    );
 
   for (const model of models) {
     const { label } = model;
