@@ -18,6 +18,7 @@ import {
   isInterfaceType,
   isListType,
   isObjectType,
+  isScalarType,
   type GraphQLArgument,
   type GraphQLInterfaceType,
   type GraphQLObjectType,
@@ -34,7 +35,7 @@ import { pageSize } from "./lists.js";
 import { NESTED_FIELDS } from "./nested.js";
 import type { FieldRequest, Selection, StatementBuilder } from "./request.js";
 import { indent, lines, renameParameters, whereAny } from "./text.js";
-import { constantsOf, servableInstant } from "./values.js";
+import { constantsOf, dayStart, servableInstant } from "./values.js";
 import { requestedWhere } from "./where.js";
 
 /** The `where` condition of a list field's request on its rows `v`, as a list of none or one. */
@@ -71,8 +72,10 @@ class Compilation {
 
   /**
    * A field's statement with its parameters renamed by `prefix` and bound to the field's
-   * arguments as Cypher reads them (arguments.ts): an `Int` as a Cypher integer, a value not
-   * given as null (as the library bound a statement's absent arguments).
+   * arguments as Cypher reads them (arguments.ts): an `Int` as a Cypher integer, a `Date` as the
+   * first instant of its day in UTC (a day range's bound: Neo4j plans a `datetime({date: …})`
+   * of a parameter like a literal, several ms each), a value not given as null (as the library
+   * bound a statement's absent arguments).
    */
   bind(
     statement: string,
@@ -84,12 +87,15 @@ class Compilation {
     const names = new Set(definitions.map((definition) => definition.name));
     for (const definition of definitions) {
       const value = read[definition.name];
+      const type = getNullableType(definition.type);
       this.parameters[prefix + definition.name] =
         value === undefined || value === null
           ? null
-          : getNullableType(definition.type) === GraphQLInt && typeof value === "number"
+          : type === GraphQLInt && typeof value === "number"
             ? neo4j.int(value)
-            : value;
+            : isScalarType(type) && type.name === "Date" && neo4j.isDate(value)
+              ? dayStart(value)
+              : value;
     }
     return prefix === ""
       ? statement
@@ -358,13 +364,13 @@ function mergeSelections(
  * A `DateTime` property as the service writes it (src/graphql/stored-values.ts): a DATETIME of the
  * years 0000–9999 as its epoch milliseconds (finer digits truncated), one beyond them as
  * 'out of range' (its milliseconds may not fit an integer), a value of another type as false, for
- * the field's check to answer as a field error (contract §3). Null is of every type.
+ * the field's check to answer as a field error (contract §3). One flat `CASE`, the common case
+ * first: a servable test is null for null and for a value of another type, false beyond the years.
  */
 export function instantOf(property: string): string {
   return (
-    `CASE WHEN ${property} IS NULL THEN null WHEN ${property} IS :: ZONED DATETIME THEN ` +
-    `CASE WHEN ${servableInstant(property)} THEN ${property}.epochMillis ELSE 'out of range' END ` +
-    "ELSE false END"
+    `CASE WHEN ${servableInstant(property)} THEN ${property}.epochMillis WHEN ${property} IS NULL THEN null ` +
+    `WHEN ${property} IS :: ZONED DATETIME THEN 'out of range' ELSE false END`
   );
 }
 

@@ -6,7 +6,6 @@ import { argumentsOf, type Filter } from "../domain/table.js";
 import { AFTER_LAST_SERVABLE_INSTANT, constant, FIRST_SERVABLE_INSTANT, servableInstant } from "./values.js";
 
 /** 00:00 UTC of a `Date` argument. */
-const dayStart = (value: string) => `datetime({date: date(${value}), timezone: 'Z'})`;
 
 /**
  * The exact conditions on row `v` of the filter's given arguments. Instants compare as epoch
@@ -30,11 +29,9 @@ export function conditionsOf(
       return given.has(filter.argument) ? [`${value} >= $${filter.argument}`] : [];
     case "dayRange": {
       const bounds = [
-        ...(given.has(filter.since)
-          ? [`${value}.epochSeconds >= ${dayStart(`$${filter.since}`)}.epochSeconds`]
-          : []),
+        ...(given.has(filter.since) ? [`${value}.epochSeconds >= $${filter.since}.epochSeconds`] : []),
         ...(given.has(filter.until)
-          ? [`${value}.epochSeconds < (${dayStart(`$${filter.until}`)} + ${constant("oneDay")}).epochSeconds`]
+          ? [`${value}.epochSeconds < ($${filter.until} + ${constant("oneDay")}).epochSeconds`]
           : []),
       ];
       if (bounds.length === 0) return [];
@@ -60,10 +57,10 @@ export function seekOf(
   return {
     bounds: [
       given.has(filter.since)
-        ? `${value} >= ${dayStart(`$${filter.since}`)} - ${constant("oneSecond")}`
+        ? `${value} >= $${filter.since} - ${constant("oneSecond")}`
         : `${value} >= ${FIRST_SERVABLE_INSTANT}`,
       given.has(filter.until)
-        ? `${value} <= ${dayStart(`$${filter.until}`)} + ${constant("oneDayOneSecond")}`
+        ? `${value} <= $${filter.until} + ${constant("oneDayOneSecond")}`
         : `${value} < ${AFTER_LAST_SERVABLE_INSTANT}`,
     ],
     exact: false,

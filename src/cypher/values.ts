@@ -31,6 +31,14 @@ const CONSTANTS = {
 
 export type Constant = keyof typeof CONSTANTS;
 
+/** The first instant of a calendar day (a `Date` argument, src/graphql/strict-date.ts) in UTC. */
+export const dayStart = ({
+  year,
+  month,
+  day,
+}: InstanceType<typeof Neo4jDate>): InstanceType<typeof DateTime> =>
+  new DateTime(year, month, day, 0, 0, 0, 0, 0);
+
 /** A constant as a statement names it. */
 export const constant = (name: Constant): string => `$${name}`;
 
