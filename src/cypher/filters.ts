@@ -5,7 +5,8 @@
 import { argumentsOf, type Filter } from "../domain/table.js";
 import { AFTER_LAST_SERVABLE_INSTANT, constant, FIRST_SERVABLE_INSTANT, servableInstant } from "./values.js";
 
-/** 00:00 UTC of a `Date` argument. */
+// A `Date` argument is bound as 00:00 UTC of its day (compile.ts), so a day range compares with it
+// as it is.
 
 /**
  * The exact conditions on row `v` of the filter's given arguments. Instants compare as epoch
