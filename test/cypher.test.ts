@@ -2,6 +2,8 @@ import { expect } from "chai";
 import { parse } from "graphql";
 import { continued } from "../src/cypher/compile.js";
 import { conditionsOf, seekOf } from "../src/cypher/filters.js";
+import { constantsOf, dayStart } from "../src/cypher/values.js";
+import neo4j from "neo4j-driver";
 import type { Filter } from "../src/domain/table.js";
 import { translatingSchema } from "../src/graphql/schema.js";
 import { translateDocument } from "../src/graphql/translate.js";
@@ -251,6 +253,23 @@ describe("nested fields compiled as one expression each (no database)", () => {
     );
     expect(cypher).to.include("LIMIT $f1_limit");
     expect(cypher).to.match(/ AS this$/);
+  });
+
+  it("sends the temporal constants a text names as parameters, and a Date argument as its day's first instant", async () => {
+    expect(
+      Object.keys(constantsOf("WHERE x >= $firstInstant AND x < $afterLastInstant + $oneSecond")),
+    ).to.have.members(["firstInstant", "afterLastInstant", "oneSecond"]);
+    expect(constantsOf("WHERE x >= $firstInstants OR $after IS NULL")).to.deep.equal({});
+    expect(dayStart(new neo4j.types.Date(2024, 2, 29)).toString()).to.equal("2024-02-29T00:00:00Z");
+    // Every constant the compiled text names travels with it; none is spliced in as a literal.
+    const [query] = await translateDocument(
+      await translatingSchema(),
+      '{ decisions(since: "2024-02-29") { decidedAt } }',
+    );
+    expect(query?.text).not.to.match(/\b(?:datetime|date|duration)\('/);
+    for (const name of query?.text.match(/\$\w+/g) ?? [])
+      expect(query?.parameters).to.have.property(name.slice(1));
+    expect(String(query?.parameters.since)).to.equal("2024-02-29T00:00:00Z");
   });
 
   it("continues a root statement into its projection only where its last RETURN can be a WITH", () => {
