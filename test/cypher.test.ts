@@ -139,6 +139,8 @@ describe("Cypher built per request (no database)", () => {
         "CASE WHEN d.regretScore IS :: INTEGER | FLOAT THEN d.regretScore END AS regretScore_value",
       );
       expect(stats).to.include("sum(regretScore_value) AS regretScore_sum");
+      // `avg` is `sum / count`: no other aggregate is computed for it.
+      expect(stats).not.to.match(/min\(|max\(/);
       expect(stats).not.to.include("executionGapDays");
       expect(stats).to.match(/ORDER BY count DESC, month IS NULL, month, topic\.id IS NULL, topic\.id/);
     });

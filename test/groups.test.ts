@@ -329,6 +329,31 @@ describe("groups (contract §7, v1 additions) on the fixture graph", () => {
     ]);
   });
 
+  it("answers each NumberStats field alone, under aliases, as it does among the others", async () => {
+    // The statement aggregates only what the selected fields need (`avg`: `sum` and `count`).
+    const all = await data(
+      service,
+      "{ decisionGroups(by: [STATUS]) { status regretScore { count min max avg sum } executionGapDays { sum } } }",
+    );
+    const alone = await data(
+      service,
+      `{ decisionGroups(by: [STATUS]) { status a: regretScore { avg } m: regretScore { max }
+          n: regretScore { min } executionGapDays { sum } } }`,
+    );
+    const expected = (all.decisionGroups ?? []).map((group) => {
+      const stats = group.regretScore as Row;
+      return {
+        status: group.status,
+        a: { avg: stats.avg },
+        m: { max: stats.max },
+        n: { min: stats.min },
+        executionGapDays: group.executionGapDays,
+      };
+    });
+    expect(expected).to.have.length(5);
+    expect(alone.decisionGroups).to.deep.equal(expected);
+  });
+
   it("answers a link's field selected under two aliases", async () => {
     const { decisionGroups } = await data(
       service,

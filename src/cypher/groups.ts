@@ -6,7 +6,7 @@ import { DOMAIN, type DimensionRow, type ElementType } from "../domain/table.js"
 import { listOf, type ElementList } from "./element-lists.js";
 import { givenArguments, pageSize } from "./lists.js";
 import { linkPattern } from "./nested.js";
-import { selects, type FieldRequest } from "./request.js";
+import type { FieldRequest } from "./request.js";
 import { readRows } from "./starts.js";
 import { requestedWhere } from "./where.js";
 import { requestedWhereSeek } from "./where-seeks.js";
@@ -156,19 +156,59 @@ export function groupListOf(type: ElementType): GroupList {
 const statsValue = (v: string, property: string) =>
   `${numberOrNull(`${v}.${property}`)} AS ${property}_value`;
 
-/** The aggregates NumberStats is made of, over a property's numeric values, as `name: expression`. */
-const statsAggregates = (property: string): string[] =>
-  ["count", "min", "max", "sum"].map(
+/** A NumberStats field, and the aggregates its value is made of (`avg` is `sum / count`). */
+const STATS_FIELDS = {
+  count: ["count"],
+  min: ["min"],
+  max: ["max"],
+  avg: ["count", "sum"],
+  // Null, not 0, when there are no values.
+  sum: ["count", "sum"],
+} as const;
+type StatsField = keyof typeof STATS_FIELDS;
+const isStatsField = (field: string): field is StatsField => field in STATS_FIELDS;
+
+/** A property summarised as NumberStats, with the fields of it the request selects (under any alias). */
+interface Stats {
+  property: string;
+  fields: StatsField[];
+}
+
+/** The NumberStats the request selects of a group type, each with its selected fields. */
+function statsSelected(group: GroupList, request: FieldRequest): Stats[] {
+  const selected = Object.values(request.selection?.fieldsByTypeName[group.type] ?? {});
+  return group.stats.flatMap((property) => {
+    const fields = new Set(
+      selected
+        .filter((selection) => selection.name === property)
+        .flatMap((selection) => Object.values(selection.fieldsByTypeName.NumberStats ?? {}))
+        .map((selection) => selection.name)
+        .filter(isStatsField),
+    );
+    return selected.some((selection) => selection.name === property)
+      ? [{ property, fields: [...fields] }]
+      : [];
+  });
+}
+
+/** The aggregates of a property's numeric values its selected fields need, as `expression AS name`. */
+const statsAggregates = ({ property, fields }: Stats): string[] =>
+  [...new Set(fields.flatMap((field) => STATS_FIELDS[field]))].map(
     (aggregate) => `${aggregate}(${property}_value) AS ${property}_${aggregate}`,
   );
 
-/** NumberStats from its aggregates (`avg` is `sum / count`): all null but `count` when there are no values. */
-const numberStats = (property: string) => {
+/** The selected fields of NumberStats from their aggregates: all null but `count` when there are no values. */
+const numberStats = ({ property, fields }: Stats) => {
   const a = (aggregate: string) => `${property}_${aggregate}`;
-  return (
-    `{count: ${a("count")}, min: toFloat(${a("min")}), max: toFloat(${a("max")}), avg: CASE WHEN ${a("count")} = 0 THEN null ELSE toFloat(${a("sum")}) / ${a("count")} END, ` +
-    `sum: CASE WHEN ${a("count")} = 0 THEN null ELSE toFloat(${a("sum")}) END}`
-  );
+  const nullWhenNone = (value: string) => `CASE WHEN ${a("count")} = 0 THEN null ELSE ${value} END`;
+  const value: Record<StatsField, string> = {
+    count: a("count"),
+    min: `toFloat(${a("min")})`,
+    max: `toFloat(${a("max")})`,
+    avg: nullWhenNone(`toFloat(${a("sum")}) / ${a("count")}`),
+    sum: nullWhenNone(`toFloat(${a("sum")})`),
+  };
+  return `{${fields.map((field) => `${field}: ${value[field]}`).join(", ")}}`;
 };
 
 /**
@@ -188,7 +228,7 @@ export function groups(group: GroupList, request: FieldRequest): string {
     if (dimension === undefined) throw new Error(`${group.type}: no dimension ${String(name)}`);
     return dimension;
   });
-  const stats = group.stats.filter((property) => selects(request, group.type, property));
+  const stats = statsSelected(group, request);
   const fields = dimensions.map((d) => d.field);
   const keys = dimensions.map((d) => (d.key === undefined ? d.field : d.key(d.field)));
   // Ordered before the cut and again as the maps are returned, where the library reads them.
@@ -214,7 +254,7 @@ export function groups(group: GroupList, request: FieldRequest): string {
       : [
           ...rows.clauses,
           ...(reads.length === 0 ? [] : [`WITH ${[v, ...reads].join(", ")}`]),
-          `WITH ${[v, ...dimensions.map((d) => `${valueOf(d)} AS ${d.field}`), ...stats.map((property) => statsValue(v, property))].join(", ")}`,
+          `WITH ${[v, ...dimensions.map((d) => `${valueOf(d)} AS ${d.field}`), ...stats.map(({ property }) => statsValue(v, property))].join(", ")}`,
           `WITH ${[...fields, `count(${v}) AS count`, ...stats.flatMap(statsAggregates)].join(", ")}`,
         ];
   return lines(
@@ -224,7 +264,7 @@ export function groups(group: GroupList, request: FieldRequest): string {
     `RETURN {${[
       ...dimensions.map((d) => `${d.field}: ${d.output === undefined ? d.field : d.output(d.field)}`),
       "count: count",
-      ...stats.map((property) => `${property}: ${numberStats(property)}`),
+      ...stats.map((summary) => `${summary.property}: ${numberStats(summary)}`),
     ].join(", ")}} AS g`,
     order,
   );
