@@ -7,6 +7,7 @@ import { listOrder, orderOfTag } from "../src/cypher/order.js";
 import { chooseRequestId } from "../src/http/request-id.js";
 import { splitStatements } from "../src/neo4j/apply-cypher.js";
 import { withoutCredentials } from "../src/neo4j/connect.js";
+import { withoutStackTraces } from "../src/neo4j/runner.js";
 import { dateProblem } from "../src/graphql/strict-date.js";
 import { servable } from "../src/graphql/stored-values.js";
 import {
@@ -141,6 +142,21 @@ describe("withoutCredentials", () => {
     );
     expect(withoutCredentials("bolt://127.0.0.1:7687")).to.equal("bolt://127.0.0.1:7687");
     expect(withoutCredentials("not a uri")).to.equal("(an unparsable NEO4J_URI)");
+  });
+});
+
+describe("withoutStackTraces", () => {
+  it("captures no stack frames inside, and restores the limit after, even when it throws", () => {
+    const before = Error.stackTraceLimit;
+    const inside = withoutStackTraces(() => new Error("inside"));
+    expect(inside.stack).to.equal("Error: inside");
+    expect(new Error("after").stack).to.include("\n    at ");
+    expect(() =>
+      withoutStackTraces(() => {
+        throw new Error("thrown");
+      }),
+    ).to.throw("thrown");
+    expect(Error.stackTraceLimit).to.equal(before);
   });
 });
 
