@@ -68,6 +68,10 @@ describe("Cypher built per request (no database)", () => {
       expect(staged).to.include("USING INDEX f:Feature(name)");
       expect(staged).to.include("f.stage = $stage");
       expect(staged).not.to.match(/Person|shipped|team/);
+      // The two reads are each sorted, the second after the first: the page is sorted once.
+      expect(staged.match(/ORDER BY/g)).to.deep.equal(["ORDER BY", "ORDER BY"]);
+      expect(staged).to.include("WITH f ORDER BY f.name, f.id LIMIT $limit");
+      expect(staged).to.include("WITH f ORDER BY f.id LIMIT $limit");
     });
 
     it("takes presence from variables: absent and null leave no trace, a value its condition", async () => {
