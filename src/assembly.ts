@@ -11,6 +11,7 @@ import type { Config } from "./config.js";
 import type { PersistedQueryStore } from "./documents/persisted-query-store.js";
 import { buildSchema } from "./graphql/schema.js";
 import { boundedDriver, DEADLINE_MARGIN_MS } from "./neo4j/deadline.js";
+import { CombinedQueries } from "./neo4j/combine.js";
 import { isNeo4jReachable } from "./neo4j/reachable.js";
 import { queryRunner } from "./neo4j/runner.js";
 import { createMetrics, type Metrics } from "./ops/metrics.js";
@@ -74,6 +75,7 @@ export async function assembleService(config: Config, parts: ServiceParts): Prom
   const admission = new Admission(config.admission);
   // What known statements were last answered with: after a restart they are run again, not only planned.
   const lastValues = new LastValues();
+  const combinations = new CombinedQueries();
   const { app, stop } = await createApp({
     schema,
     authenticator: new Authenticator(keys, config.auth.cacheTtlMs),
@@ -91,6 +93,7 @@ export async function assembleService(config: Config, parts: ServiceParts): Prom
             answered: (text, parameters) => {
               lastValues.answered(text, parameters);
             },
+            combinations,
           },
           metadata,
         ),

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { Record as Neo4jRecord, type QueryResult } from "neo4j-driver";
-import { combineQueries } from "../src/neo4j/combine.js";
+import { CombinedQueries, combineQueries } from "../src/neo4j/combine.js";
 import { renameParameters } from "../src/cypher/text.js";
 
 const prefix = (name: string) => `x_${name}`;
@@ -67,6 +67,40 @@ describe("combineQueries", () => {
         first,
         { ...second, text: second.text.replace("CYPHER 5", "CYPHER 5 runtime=slotted") },
       ]),
+    ).to.equal(undefined);
+  });
+});
+
+describe("CombinedQueries", () => {
+  const first = {
+    text: "CYPHER 5\nMATCH (t:Topic) RETURN t LIMIT $limit\nRETURN t AS this",
+    parameters: { limit: 2 },
+  };
+  const second = { text: "CYPHER 5\nMATCH (d {id: $id})\nRETURN d AS this", parameters: { id: "d1" } };
+
+  it("gives the same parts their combination again, the same object, and other parts their own", () => {
+    const combinations = new CombinedQueries();
+    const combined = combinations.of([first, second]);
+    expect(combined?.text).to.equal(combineQueries([first, second])?.text);
+    expect(combinations.of([first, second])).to.equal(combined);
+    // New parameters objects (new values) and another order are other combinations.
+    const other = combinations.of([first, { ...second, parameters: { id: "d2" } }]);
+    expect(other).not.to.equal(combined);
+    expect(other?.parameters).to.deep.equal({ r0_limit: 2, r1_id: "d2" });
+    expect(combinations.of([second, first])?.text).to.equal(combineQueries([second, first])?.text);
+  });
+
+  it("never lets a parameters object seen before stand for another text", () => {
+    const combinations = new CombinedQueries();
+    const combined = combinations.of([first, second]);
+    const reused = combinations.of([first, { ...second, text: second.text.replace("$id", "$id OR true") }]);
+    expect(reused).not.to.equal(combined);
+    expect(reused?.text).to.include("$r1_id OR true");
+  });
+
+  it("declines what combineQueries declines", () => {
+    expect(
+      new CombinedQueries().of([first, { text: "CYPHER 5\nRETURN 1 AS a, 2 AS b", parameters: {} }]),
     ).to.equal(undefined);
   });
 });

@@ -1,5 +1,5 @@
 import neo4j, { type Driver, type QueryResult, type Session } from "neo4j-driver";
-import { combineQueries, type CombinedQuery, type CypherQuery } from "./combine.js";
+import { combineQueries, type CombinedQueries, type CombinedQuery, type CypherQuery } from "./combine.js";
 import { answerWithin, DEADLINE_MARGIN_MS } from "./deadline.js";
 import { PlanningRefused, type FirstAskings } from "../overload/first-askings.js";
 import { planningRefusal } from "../overload/stage.js";
@@ -27,6 +27,8 @@ export interface RunnerSettings {
   firstAskings?: FirstAskings;
   /** Told each statement Neo4j answered, with its values (pre-planning runs known ones again after a restart). */
   answered?: (text: string, parameters: Record<string, unknown>) => void;
+  /** Several root fields' queries combined before, remembered (absent: combined afresh each time). */
+  combinations?: CombinedQueries;
 }
 
 /** A root field's query waiting for the end of the event loop's turn. */
@@ -65,7 +67,12 @@ export function queryRunner(
     waiting = [];
     let combined: CombinedQuery | undefined;
     try {
-      combined = batch.length > 1 ? combineQueries(batch) : undefined;
+      combined =
+        batch.length < 2
+          ? undefined
+          : settings.combinations === undefined
+            ? combineQueries(batch)
+            : settings.combinations.of(batch);
     } catch (error) {
       for (const query of batch) query.reject(error);
       return;
