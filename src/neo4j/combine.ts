@@ -76,8 +76,11 @@ export function combineQueries(queries: readonly CypherQuery[]): CombinedQuery |
       const [record] = result.records;
       return parts.map((part, index) => {
         const rows = (record?.get(`r${String(index)}`) ?? []) as unknown[];
-        const key = part.column ?? "";
-        return { ...result, records: rows.map((row) => new Neo4jRecord([key], [row])) };
+        const keys = [part.column ?? ""];
+        // One field lookup for every row, as the driver shares one among its records: a record
+        // given none builds its own dictionary (1.5 % of the service's CPU in the wide query's profile).
+        const lookup = { [keys[0] ?? ""]: 0 };
+        return { ...result, records: rows.map((row) => new Neo4jRecord(keys, [row], lookup)) };
       });
     },
   };
