@@ -1,4 +1,8 @@
 import { expect } from "chai";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { LOG_FLUSH_MS } from "../src/ops/logger.js";
+import { projectRoot } from "../src/project-root.js";
 import { hashApiKey } from "../src/auth/api-key.js";
 import type { RequestLogEntry } from "../src/ops/request-log.js";
 import { startService, type RunningService } from "./support/service.js";
@@ -86,5 +90,40 @@ describe("request log: one entry per request", () => {
     const response = await service.graphql("{ topics(limit: 1) { id } }");
     await entryFor(response.headers.get("x-request-id"));
     expect(entries.map((entry) => entry.path)).to.deep.equal(["/api/v1/graphql"]);
+  });
+});
+
+describe("the service's logger (stdout, JSON lines)", () => {
+  it("writes a lone line within its flush interval, and the lines left when the process exits", async () => {
+    // A process that logs one line, waits, then logs 50 more and exits at once.
+    const script = `
+      const { createLogger } = await import("./src/ops/logger.ts");
+      const logger = createLogger({ level: "info", format: "json" });
+      logger.info("lone");
+      setTimeout(() => {
+        for (let i = 0; i < 50; i++) logger.info({ i }, "burst");
+        process.exit(0);
+      }, ${String(LOG_FLUSH_MS * 8)});`;
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: projectRoot,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let output = "";
+    let first: string | undefined;
+    child.stdout.on("data", (chunk: Buffer) => {
+      first ??= chunk.toString();
+      output += chunk.toString();
+    });
+    const [code] = (await once(child, "exit")) as [number | null];
+    expect(code).to.equal(0);
+    // Written alone, before the burst was logged: within the flush interval, not only at exit.
+    expect(first, output).to.include('"msg":"lone"');
+    expect(first).not.to.include('"msg":"burst"');
+    const lines = output
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { msg: string; i?: number });
+    expect(lines.map((line) => line.msg)).to.deep.equal(["lone", ...Array<string>(50).fill("burst")]);
+    expect(lines.slice(1).map((line) => line.i)).to.deep.equal([...Array(50).keys()]);
   });
 });
