@@ -145,6 +145,12 @@ describe("Cypher built per request (no database)", () => {
       expect(stats).to.include("sum(regretScore_value) AS regretScore_sum");
       // `avg` is `sum / count`: no other aggregate is computed for it.
       expect(stats).not.to.match(/min\(|max\(/);
+      // A given lower bound keeps numbers only: no type test.
+      const bounded = await cypherOf(
+        "{ decisionGroups(by: [STATUS], regretScoreMin: 0) { regretScore { sum } } }",
+      );
+      expect(bounded).to.include("d.regretScore AS regretScore_value");
+      expect(bounded).not.to.include("IS :: INTEGER");
       expect(stats).not.to.include("executionGapDays");
       expect(stats).to.match(/ORDER BY count DESC, month IS NULL, month, topic\.id IS NULL, topic\.id/);
     });

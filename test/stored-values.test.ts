@@ -202,6 +202,14 @@ describe("values the ingest stored wrong (contract §3, field errors)", function
     expect(errors).to.deep.equal([]);
     const decided = data.decisionGroups[0];
     expect(decided).to.deep.equal({ count: 5, regretScore: { count: 1, sum: 0.5 } });
+    // Under a lower bound on it, only numbers are kept, and the statistics read them as they are.
+    const bounded = await answer(
+      "{ decisionGroups(by: [STATUS], regretScoreMin: 0) { status count regretScore { count sum } } }",
+    );
+    expect(bounded.errors).to.deep.equal([]);
+    expect(bounded.data.decisionGroups).to.deep.equal([
+      { status: "DECIDED", count: 1, regretScore: { count: 1, sum: 0.5 } },
+    ]);
   });
 
   it("counts each error by label and property, and logs the nodes once per request", async function () {

@@ -152,9 +152,13 @@ export function groupListOf(type: ElementType): GroupList {
   };
 }
 
-/** A property's numeric value, read once per row for its NumberStats (a value of another type is left out). */
-const statsValue = (v: string, property: string) =>
-  `${numberOrNull(`${v}.${property}`)} AS ${property}_value`;
+/**
+ * A property's numeric value, read once per row for its NumberStats (a value of another type is
+ * left out). When a given lower bound on it (`regretScoreMin`) kept the rows, every value is a
+ * number already: a value of another type compares with a number as null, and is not kept.
+ */
+const statsValue = (v: string, property: string, numeric: ReadonlySet<string>) =>
+  `${numeric.has(property) ? `${v}.${property}` : numberOrNull(`${v}.${property}`)} AS ${property}_value`;
 
 /** A NumberStats field, and the aggregates its value is made of (`avg` is `sum / count`). */
 const STATS_FIELDS = {
@@ -235,6 +239,11 @@ export function groups(group: GroupList, request: FieldRequest): string {
   const dimensionOrder = keys.flatMap((key) => [`${key} IS NULL`, key]);
   const order = `ORDER BY ${[...countOrder(request), ...dimensionOrder].join(", ")}`;
   const given = givenArguments(list, request);
+  const numeric = new Set(
+    list.filters.flatMap((filter) =>
+      filter.kind === "atLeast" && given.has(filter.argument) ? [filter.property] : [],
+    ),
+  );
   const [only] = dimensions;
   const reads = dimensions.flatMap((d) => (d.reads === undefined ? [] : [`${d.reads[1]} AS ${d.reads[0]}`]));
   const kept = requestedWhere(list.type, v, request);
@@ -254,7 +263,7 @@ export function groups(group: GroupList, request: FieldRequest): string {
       : [
           ...rows.clauses,
           ...(reads.length === 0 ? [] : [`WITH ${[v, ...reads].join(", ")}`]),
-          `WITH ${[v, ...dimensions.map((d) => `${valueOf(d)} AS ${d.field}`), ...stats.map(({ property }) => statsValue(v, property))].join(", ")}`,
+          `WITH ${[v, ...dimensions.map((d) => `${valueOf(d)} AS ${d.field}`), ...stats.map(({ property }) => statsValue(v, property, numeric))].join(", ")}`,
           `WITH ${[...fields, `count(${v}) AS count`, ...stats.flatMap(statsAggregates)].join(", ")}`,
         ];
   return lines(
