@@ -95,13 +95,13 @@ describe("request log: one entry per request", () => {
 
 describe("the service's logger (stdout, JSON lines)", () => {
   it("writes a lone line within its flush interval, and the lines left when the process exits", async () => {
-    // A process that logs one line, waits, then logs 50 more and exits at once.
+    // A process that logs one line, waits, then logs 200 more (several batches) and exits at once.
     const script = `
       const { createLogger } = await import("./src/ops/logger.ts");
       const logger = createLogger({ level: "info", format: "json" });
       logger.info("lone");
       setTimeout(() => {
-        for (let i = 0; i < 50; i++) logger.info({ i }, "burst");
+        for (let i = 0; i < 200; i++) logger.info({ i }, "burst");
         process.exit(0);
       }, ${String(LOG_FLUSH_MS * 8)});`;
     const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
@@ -123,7 +123,7 @@ describe("the service's logger (stdout, JSON lines)", () => {
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line) as { msg: string; i?: number });
-    expect(lines.map((line) => line.msg)).to.deep.equal(["lone", ...Array<string>(50).fill("burst")]);
-    expect(lines.slice(1).map((line) => line.i)).to.deep.equal([...Array(50).keys()]);
+    expect(lines.map((line) => line.msg)).to.deep.equal(["lone", ...Array<string>(200).fill("burst")]);
+    expect(lines.slice(1).map((line) => line.i)).to.deep.equal([...Array(200).keys()]);
   });
 });
