@@ -235,7 +235,7 @@ export function groups(group: GroupList, request: FieldRequest): string {
   const stats = statsSelected(group, request);
   const fields = dimensions.map((d) => d.field);
   const keys = dimensions.map((d) => (d.key === undefined ? d.field : d.key(d.field)));
-  // Ordered before the cut and again as the maps are returned, where the library reads them.
+  // Ordered before the cut; the maps made of the groups kept follow in that order.
   const dimensionOrder = keys.flatMap((key) => [`${key} IS NULL`, key]);
   const order = `ORDER BY ${[...countOrder(request), ...dimensionOrder].join(", ")}`;
   const given = givenArguments(list, request);
@@ -275,7 +275,6 @@ export function groups(group: GroupList, request: FieldRequest): string {
       "count: count",
       ...stats.map((summary) => `${summary.property}: ${numberStats(summary)}`),
     ].join(", ")}} AS g`,
-    order,
   );
 }
 
