@@ -41,8 +41,9 @@ export interface PageRead {
  * values.ts) come last by `id`, from the `id` constraint's index, and only when the valued rows
  * did not fill the page, as a list by instants' undated rows do. Each read is sorted, and the
  * second follows the first: the page needs no sort of its own (one sort key less to plan and
- * run), where an instant's page does (its ties read, see {@link instantPage}). A `where` bounding the property
- * (`bounded`, where-seeks.ts) bounds the read too, and keeps no row without a value: none is read.
+ * run), where an instant's page does (its ties read, see {@link instantPage}). A `where`
+ * bounding the property (`bounded`, where-seeks.ts) bounds the read too, and keeps no row
+ * without a value: none is read.
  */
 export function valuePage(read: PageRead): string[] {
   const { list, order, filters, conditions, bounded, page } = read;
