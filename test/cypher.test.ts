@@ -151,6 +151,9 @@ describe("Cypher built per request (no database)", () => {
       );
       expect(bounded).to.include("d.regretScore AS regretScore_value");
       expect(bounded).not.to.include("IS :: INTEGER");
+      // NumberStats selected for its `__typename` alone read nothing.
+      const typename = await cypherOf("{ decisionGroups(by: [MONTH]) { regretScore { __typename } } }");
+      expect(typename).not.to.include("d.regretScore");
       expect(stats).not.to.include("executionGapDays");
       expect(stats).to.match(/ORDER BY count DESC, month IS NULL, month, topic\.id IS NULL, topic\.id/);
     });

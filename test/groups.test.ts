@@ -338,7 +338,7 @@ describe("groups (contract §7, v1 additions) on the fixture graph", () => {
     const alone = await data(
       service,
       `{ decisionGroups(by: [STATUS]) { status a: regretScore { avg } m: regretScore { max }
-          n: regretScore { min } executionGapDays { sum } } }`,
+          n: regretScore { min } t: regretScore { __typename } executionGapDays { sum } } }`,
     );
     const expected = (all.decisionGroups ?? []).map((group) => {
       const stats = group.regretScore as Row;
@@ -347,6 +347,7 @@ describe("groups (contract §7, v1 additions) on the fixture graph", () => {
         a: { avg: stats.avg },
         m: { max: stats.max },
         n: { min: stats.min },
+        t: { __typename: "NumberStats" },
         executionGapDays: group.executionGapDays,
       };
     });

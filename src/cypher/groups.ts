@@ -178,7 +178,10 @@ interface Stats {
   fields: StatsField[];
 }
 
-/** The NumberStats the request selects of a group type, each with its selected fields. */
+/**
+ * The NumberStats the request selects of a group type, each with its selected fields; one of
+ * which only `__typename` is selected needs no value read.
+ */
 function statsSelected(group: GroupList, request: FieldRequest): Stats[] {
   const selected = Object.values(request.selection?.fieldsByTypeName[group.type] ?? {});
   return group.stats.flatMap((property) => {
@@ -189,9 +192,7 @@ function statsSelected(group: GroupList, request: FieldRequest): Stats[] {
         .map((selection) => selection.name)
         .filter(isStatsField),
     );
-    return selected.some((selection) => selection.name === property)
-      ? [{ property, fields: [...fields] }]
-      : [];
+    return fields.size === 0 ? [] : [{ property, fields: [...fields] }];
   });
 }
 
