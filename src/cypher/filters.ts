@@ -5,11 +5,9 @@
 import { argumentsOf, type Filter } from "../domain/table.js";
 import { AFTER_LAST_SERVABLE_INSTANT, constant, FIRST_SERVABLE_INSTANT, servableInstant } from "./values.js";
 
-// A `Date` argument is bound as 00:00 UTC of its day (compile.ts), so a day range compares with it
-// as it is.
-
 /**
- * The exact conditions on row `v` of the filter's given arguments. Instants compare as epoch
+ * The exact conditions on row `v` of the filter's given arguments. A `Date` argument is bound as
+ * 00:00 UTC of its day (compile.ts), so a day range compares with it as it is. Instants compare as epoch
  * seconds (Neo4j orders two `DATETIME`s at one instant by their zones), read only from a servable
  * instant (values.ts): a value of another type, or beyond the years 0000–9999, never matches.
  * `seeked`: the rows come from this filter's own index read ({@link seekOf}), so every value is a
