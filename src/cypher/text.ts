@@ -20,6 +20,11 @@ export function lines(...block: readonly string[]): string {
   return block.join("\n");
 }
 
+/** `COLLECT {` … `}` around a block ending in one `RETURN` column: an expression, one unit to plan. */
+export function collected(block: readonly string[]): string {
+  return ["COLLECT {", ...indent(block), "}"].join("\n");
+}
+
 /** `CALL (imports) {` … `}` around a block. */
 export function call(imports: readonly string[], block: readonly string[], optional = false): string[] {
   return [`${optional ? "OPTIONAL " : ""}CALL (${imports.join(", ")}) {`, ...indent(block), "}"];
