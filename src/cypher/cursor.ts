@@ -7,7 +7,7 @@
 // spelled here once for both sides.
 
 import neo4j from "neo4j-driver";
-import { orderName, orderOfTag, servable, isServable, valueOf, type ListOrder } from "./order.js";
+import { orderName, orderOfTag, servable, lacksServable, valueOf, type ListOrder } from "./order.js";
 
 /**
  * A decoded position: `[tag, "epochSeconds", nanosecond, id]` for an instant (the seconds as text:
@@ -172,7 +172,7 @@ function comesAfterIn(v: string, order: ListOrder, position: string, keyed: bool
   }
   if (keyed) return compared;
   return (
-    `CASE WHEN ${p}[1] IS NULL THEN NOT ${isServable(order, value)} AND ${v}.id > ${id}` +
+    `CASE WHEN ${p}[1] IS NULL THEN ${lacksServable(order, value)} AND ${v}.id > ${id}` +
     ` WHEN ${servable(order, value)} THEN ${compared} ELSE true END`
   );
 }

@@ -4,7 +4,7 @@
 import { positionId, positionValue } from "./cursor.js";
 import type { ElementList } from "./element-lists.js";
 import { seekOf } from "./filters.js";
-import { isServable, orderBy, servableBounds, valueOf, type ListOrder } from "./order.js";
+import { lacksServable, orderBy, servableBounds, valueOf, type ListOrder } from "./order.js";
 import { constant } from "./values.js";
 import { collected, where } from "./text.js";
 
@@ -71,9 +71,7 @@ export function valuePage(read: PageRead): string[] {
     `RETURN ${v} ORDER BY ${value}${descending ? " DESC" : ""}, ${v}.id LIMIT ${page.size}`,
   ]);
   const unvalued =
-    bounded.length > 0
-      ? []
-      : [unsortedTail(list, order, `NOT ${isServable(order, value)}`, conditions, page)];
+    bounded.length > 0 ? [] : [unsortedTail(list, order, lacksServable(order, value), conditions, page)];
   return [
     `WITH ${page.after ? `${p}, ` : ""}${valued} AS page`,
     // Already in contract order: the valued rows by value and `id`, then the others by `id`.
@@ -181,7 +179,7 @@ export function instantPage(read: PageRead, given: ReadonlySet<string>): string[
   const undated =
     bounds.length + bounded.length > 0
       ? []
-      : [unsortedTail(list, order, `NOT ${isServable(order, at)}`, conditions, page)];
+      : [unsortedTail(list, order, lacksServable(order, at), conditions, page)];
   return [
     `WITH ${page.after ? `${p}, ` : ""}${dated} AS page`,
     `UNWIND ${["page", ties, ...undated].join(" + ")} AS ${v}`,
