@@ -46,7 +46,7 @@ export interface PageRead {
  * without a value: none is read.
  *
  * Each read is a `COLLECT {}` expression, not a `CALL {}` with its `WITH` and `collect()`: the
- * same reads plan in 0.84–0.93× the time (see {@link unsortedTail} for how the second is kept
+ * same reads plan in 0.92–0.93× the time (see {@link unsortedTail} for how the second is kept
  * from reading when the page is full).
  */
 export function valuePage(read: PageRead): string[] {
