@@ -126,9 +126,9 @@ export const isServable = (order: ListOrder, value: string): string =>
   `coalesce(${servable(order, value)}, false)`;
 
 /**
- * True when `value` holds no servable value of the order's kind: `NOT` {@link isServable}, and
- * for a text the same as a type predicate, which plans faster (a value-ordered root page's
- * statement in 0.95× the time, paired cold `EXPLAIN`).
+ * True when `value` holds no servable value of the order's kind: `NOT` {@link isServable}. For a
+ * text it is written as the type predicate that means the same (every string is `>= ''`), which
+ * plans faster: a value-ordered root page's statement in 0.95× the time, paired cold `EXPLAIN`.
  */
 export const lacksServable = (order: ListOrder, value: string): string =>
   order.kind === "text" ? `NOT ${value} IS :: STRING NOT NULL` : `NOT ${isServable(order, value)}`;
