@@ -26,8 +26,8 @@ export function collected(block: readonly string[]): string {
 }
 
 /** `CALL (imports) {` … `}` around a block. */
-export function call(imports: readonly string[], block: readonly string[], optional = false): string[] {
-  return [`${optional ? "OPTIONAL " : ""}CALL (${imports.join(", ")}) {`, ...indent(block), "}"];
+export function call(imports: readonly string[], block: readonly string[]): string[] {
+  return [`CALL (${imports.join(", ")}) {`, ...indent(block), "}"];
 }
 
 /**
