@@ -146,6 +146,14 @@ describe("first askings admitted like work (issue 32, contract §12)", () => {
     expect(gate.isPlanned(text("c"))).to.equal(false);
   });
 
+  it("counts each combination's askings apart, remembering at most its plan cache's worth", () => {
+    const gate = new FirstAskings({ ...settings, remembered: 2 });
+    expect([1, 2, 3].map(() => gate.noteAskedApart(text("a")))).to.deep.equal([1, 2, 3]);
+    gate.noteAskedApart(text("b"));
+    gate.noteAskedApart(text("c"));
+    expect(gate.noteAskedApart(text("a")), "a was the least recent of three").to.equal(1);
+  });
+
   it("leaves the queue when the caller is gone", async () => {
     const gate = new FirstAskings(settings);
     const held = await gate.admit(text("a", 10));

@@ -251,6 +251,25 @@ describe("concurrency and overload (contract §12)", () => {
       expect(service.firstAskings.load).to.deep.equal({ units: 0, queued: 0 });
     });
 
+    it("asks a new document's root fields apart with their room taken together: they never queue behind each other", async () => {
+      service = await startService(undefined, {
+        schema,
+        // Room for one new statement and no queue: a part asking for room of its own would be refused.
+        env: { FIRST_ASKING_UNITS: "1", FIRST_ASKING_QUEUE_LENGTH: "0", FIRST_ASKING_MS_PER_UNIT: "1000" },
+      });
+      const query =
+        '{ topics(limit: 2) { id decisions(limit: 2) { id } } people(limit: 2) { id } disagreements(topicId: "t1") { id } }';
+      // Eight callers at once: one asks the parts, the others wait for its answer.
+      const answers = await Promise.all(Array.from({ length: 8 }, () => ask(query)));
+      expect(answers.map((answer) => answer.status)).to.deep.equal(Array.from({ length: 8 }, () => 200));
+      expect(answers[0]?.body.data?.people, JSON.stringify(answers[0]?.body)).to.have.length(2);
+      expect(new Set(answers.map((answer) => JSON.stringify(answer.body))).size).to.equal(1);
+      // Asked eight times, the combination is being planned in the background: that room too is given back.
+      for (let wait = 0; wait < 100 && service.firstAskings.load.units > 0; wait++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(service.firstAskings.load).to.deep.equal({ units: 0, queued: 0 });
+    });
+
     it("refuses at once with 503 a new statement Neo4j's current planning pace would make miss its timeout, and sends a smaller one", async () => {
       service = await startService(undefined, { schema, queryTimeoutMs: 2_000 });
       const { firstAskings } = service;

@@ -90,6 +90,8 @@ describe("pre-planning of known documents (issue 22)", function () {
         recentPersisted: (limit) => remembered.recent(limit),
       },
       settings: SETTINGS,
+      // The service's own: a document of several root fields is sent combined once its combination is planned.
+      firstAskings: service.firstAskings,
       log: (line) => logged.push(line),
       count: () => undefined,
     }));

@@ -38,8 +38,9 @@ function returnedColumn(text: string): string | undefined {
 }
 
 /**
- * What a request sends Neo4j for its root fields' queries (src/neo4j/runner.ts): one query when
- * there are several and they combine, else each as it is.
+ * What a request sends Neo4j for its root fields' queries once their combination is planned
+ * (src/neo4j/runner.ts; pre-planning plans it): one query when there are several and they
+ * combine, else each as it is.
  */
 export function queriesSent(queries: readonly CypherQuery[]): CypherQuery[] {
   const combined = queries.length > 1 ? combineQueries(queries) : undefined;
@@ -49,8 +50,8 @@ export function queriesSent(queries: readonly CypherQuery[]): CypherQuery[] {
 /**
  * Several root fields' queries as one: `RETURN COLLECT { q0 } AS r0, COLLECT { q1 } AS r1, …`,
  * each query a subquery expression returning its rows as one list, its parameters renamed apart
- * (`$param0` of the second query becomes `$r1_param0`). One round trip, and one snapshot of the
- * graph for all of them. Undefined when the queries do not all start with the same options and
+ * (`$param0` of the second query becomes `$r1_param0`). One round trip and one statement for all
+ * of them. Undefined when the queries do not all start with the same options and
  * end with one returned column, which is what `COLLECT { }` needs.
  */
 export function combineQueries(queries: readonly CypherQuery[]): CombinedQuery | undefined {

@@ -31,6 +31,14 @@ export interface RunnerSettings {
   combinations?: CombinedQueries;
 }
 
+/**
+ * How many times a combination of root fields Neo4j has not planned is asked as its parts before it
+ * is planned itself. Planning it costs about what its parts' first asking did, and it then saves a
+ * few milliseconds of CPU per asking (one statement instead of several): worth it for a document
+ * that repeats (a dashboard, an integration), not for a question asked once or twice.
+ */
+const COMBINED_AFTER_ASKINGS = 3;
+
 /** A root field's query waiting for the end of the event loop's turn. */
 interface Waiting extends CypherQuery {
   resolve: (result: QueryResult) => void;
@@ -41,7 +49,8 @@ interface Waiting extends CypherQuery {
  * A runner per request, for `context.executionContext`. The library calls it once per root field,
  * all in the same turn of the event loop; the runner waits for the end of that turn
  * (`setImmediate`) and sends what it collected as **one** query: a single root field's query as it
- * is, several combined by {@link combineQueries}. It runs as one auto-commit transaction (RUN and
+ * is, several combined by {@link combineQueries} once Neo4j has planned the combination (until then,
+ * as their parts at once: {@link askApart}). It runs as one auto-commit transaction (RUN and
  * PULL in one round trip, where a managed transaction costs BEGIN, RUN and PULL, and COMMIT) with
  * the request's transaction metadata and timeout, and the deadline of {@link answerWithin}: past the
  * timeout plus the margin the query is abandoned and the request answered 503. Read-only: a read
@@ -81,6 +90,10 @@ export function queryRunner(
       for (const query of batch) runOne(query).then(query.resolve, query.reject);
       return;
     }
+    if (settings.firstAskings !== undefined && !settings.firstAskings.isPlanned(combined.text)) {
+      askApart(driver, settings, runOne, batch, combined, settings.firstAskings);
+      return;
+    }
     runOne(combined)
       .then((result) => {
         const results = combined.split(result);
@@ -111,14 +124,103 @@ export function queryRunner(
 }
 
 /**
+ * Root fields whose combination Neo4j has not planned, asked as their parts, all at once: Neo4j
+ * plans each on a thread of its own, where it would plan the combination on one (a new document of
+ * several root fields answered in about two thirds of the time, docs/performance.md). The parts
+ * take their planning room together, as the combination would, so that one request's parts never
+ * queue behind each other. Each part settles its own root field. Asked apart
+ * {@link COMBINED_AFTER_ASKINGS} times, the combination is planned in the background
+ * ({@link planCombination}) and asked as one from then on.
+ */
+function askApart(
+  driver: Driver,
+  settings: RunnerSettings,
+  runOne: ReturnType<typeof autoCommit>,
+  batch: readonly Waiting[],
+  combined: CombinedQuery,
+  firstAskings: FirstAskings,
+): void {
+  const waited = performance.now();
+  const partsPlanned = () => batch.every((query) => firstAskings.isPlanned(query.text));
+  planningRoom(combined.text, firstAskings, settings.timeoutMs, partsPlanned).then(
+    (room) => {
+      const started = performance.now();
+      const answers = batch.map((query) => runOne(query, waited));
+      // The room is given back before any root field settles: the request's answer never leaves first.
+      void Promise.allSettled(answers).then((outcomes) => {
+        if (outcomes.every((outcome) => outcome.status === "fulfilled"))
+          room.answered(performance.now() - started);
+        room.release();
+        room.settled();
+        outcomes.forEach((outcome, index) => {
+          const query = batch[index];
+          if (outcome.status === "fulfilled") query?.resolve(outcome.value);
+          else query?.reject(outcome.reason);
+        });
+        if (firstAskings.noteAskedApart(combined.text) >= COMBINED_AFTER_ASKINGS)
+          planCombination(driver, settings, combined, firstAskings);
+      });
+    },
+    (error: unknown) => {
+      for (const query of batch) query.reject(error);
+    },
+  );
+}
+
+/**
+ * Plans a combination (`EXPLAIN`: Neo4j reads no row) in the background, only while no new
+ * statement is being planned or waiting for room: it never takes room from a request, and it holds
+ * the room while Neo4j plans it. Fails silently: the parts are asked apart again.
+ */
+function planCombination(
+  driver: Driver,
+  settings: RunnerSettings,
+  combined: CombinedQuery,
+  firstAskings: FirstAskings,
+): void {
+  const { units, queued } = firstAskings.load;
+  if (units > 0 || queued > 0 || firstAskings.isPlanned(combined.text)) return;
+  void firstAskings
+    .admit(combined.text)
+    .then(async (release) => {
+      const session = driver.session({
+        database: settings.database,
+        defaultAccessMode: neo4j.session.READ,
+        bookmarkManager: undefined,
+      });
+      try {
+        await answerWithin(
+          withoutStackTraces(() =>
+            session.run(`EXPLAIN ${combined.text}`, combined.parameters, {
+              timeout: settings.timeoutMs,
+              metadata: { app: "kg-graphql", purpose: "combination" },
+            }),
+          ),
+          settings.timeoutMs + DEADLINE_MARGIN_MS,
+        );
+        firstAskings.notePlanned(combined.text);
+      } finally {
+        release();
+        firstAskings.noteSettled(combined.text);
+        void session.close().catch(() => undefined);
+      }
+    })
+    .catch(() => undefined);
+}
+
+/**
  * Runs one query as an auto-commit transaction, timed, within its deadline. A statement Neo4j has
  * not planned holds its planning room until it is answered: planning it is most of what a first
- * asking costs, and its time cannot be told apart from the run's.
+ * asking costs, and its time cannot be told apart from the run's. A query given `admittedSince`
+ * had its room taken with others ({@link askApart}) from that moment.
  */
 function autoCommit(driver: Driver, settings: RunnerSettings, metadata: Record<string, string>) {
-  return async ({ text, parameters }: CypherQuery): Promise<QueryResult> => {
-    const waited = performance.now();
-    const planning = await planningRoom(text, settings.firstAskings, settings.timeoutMs);
+  return async ({ text, parameters }: CypherQuery, admittedSince?: number): Promise<QueryResult> => {
+    const waited = admittedSince ?? performance.now();
+    const planning =
+      admittedSince === undefined
+        ? await planningRoom(text, settings.firstAskings, settings.timeoutMs)
+        : PLANNED;
     // Waiting for planning room counts against the query timeout: the request ends within its deadline.
     const timeout = Math.max(1, Math.round(settings.timeoutMs - (performance.now() - waited)));
     const started = performance.now();
@@ -160,22 +262,37 @@ function autoCommit(driver: Driver, settings: RunnerSettings, metadata: Record<s
   };
 }
 
+/** Planning room taken: given back once the statement settles, told how long its first asking took. */
+interface PlanningRoom {
+  release: () => void;
+  answered: (ms: number) => void;
+  settled: () => void;
+}
+
+/** The room of a statement Neo4j has planned: none. */
+const PLANNED: PlanningRoom = {
+  release: () => undefined,
+  answered: () => undefined,
+  settled: () => undefined,
+};
+
 /**
  * Planning room for a statement Neo4j has not planned (issue 32): it waits for its turn, or is
  * refused with 503 (contract §12): at once when, at the pace Neo4j plans now, it would miss its
  * deadline (`timeoutMs`). So new statements do not pile up inside Neo4j, which plans on
  * the CPU every query needs. The room is held until the statement is answered (see
  * {@link autoCommit}); a statement Neo4j has planned passes at once, and one being asked by another
- * request waits for that answer. Gives back what frees the room, what tells the first askings how
- * long the first asking took, and what lets the same text waiting go on.
+ * request waits for that answer. `isPlanned` says whether Neo4j has planned what `text` stands for
+ * (for a combination asked apart: its parts). Gives back what frees the room, what tells the first
+ * askings how long the first asking took, and what lets the same text waiting go on.
  */
 async function planningRoom(
   text: string,
   firstAskings: FirstAskings | undefined,
   timeoutMs: number,
-): Promise<{ release: () => void; answered: (ms: number) => void; settled: () => void }> {
-  const planned = { release: () => undefined, answered: () => undefined, settled: () => undefined };
-  if (firstAskings === undefined || firstAskings.isPlanned(text)) return planned;
+  isPlanned = () => firstAskings?.isPlanned(text) ?? true,
+): Promise<PlanningRoom> {
+  if (firstAskings === undefined || isPlanned()) return PLANNED;
   if (firstAskings.wouldBeLate(text, timeoutMs))
     throw planningRefusal(new PlanningRefused(firstAskings.settings.queueTimeoutMs, true));
   let release;
@@ -185,10 +302,10 @@ async function planningRoom(
     throw error instanceof PlanningRefused ? planningRefusal(error) : error;
   }
   // Planned meanwhile (the same text answered for another request): no first asking of ours.
-  if (firstAskings.isPlanned(text)) {
+  if (isPlanned()) {
     release();
     firstAskings.noteSettled(text);
-    return planned;
+    return PLANNED;
   }
   return {
     release,

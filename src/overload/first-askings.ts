@@ -73,6 +73,8 @@ interface Waiter {
  */
 export class FirstAskings {
   private readonly planned: LRUCache<string, true>;
+  /** How often each combination of root fields Neo4j has not planned was asked as its parts. */
+  private readonly askedApart: LRUCache<string, number>;
   private inFlight = 0;
   /**
    * New texts being asked for the first time, each settled once its query is answered or fails:
@@ -85,6 +87,7 @@ export class FirstAskings {
 
   constructor(readonly settings: FirstAskingSettings) {
     this.planned = new LRUCache({ max: settings.remembered });
+    this.askedApart = new LRUCache({ max: settings.remembered });
   }
 
   /** Whether Neo4j has planned `text` since its plan caches were last emptied, as far as this instance knows. */
@@ -95,6 +98,13 @@ export class FirstAskings {
   /** Notes a text Neo4j has planned (pre-planning's `EXPLAIN`, or an answered query). */
   notePlanned(text: string): void {
     this.planned.set(text, true);
+  }
+
+  /** Counts an asking of the combination `text` as its parts (src/neo4j/runner.ts): how many so far. */
+  noteAskedApart(text: string): number {
+    const count = (this.askedApart.get(text) ?? 0) + 1;
+    this.askedApart.set(text, count);
+    return count;
   }
 
   /** Forgets every text: Neo4j restarted, or its indexes changed, and its plan caches start empty. */
