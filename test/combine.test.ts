@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { Record as Neo4jRecord, type QueryResult } from "neo4j-driver";
 import { CombinedQueries, combineQueries } from "../src/neo4j/combine.js";
+import { piecesOf } from "../src/neo4j/runner.js";
 import { renameParameters } from "../src/cypher/text.js";
 
 const prefix = (name: string) => `x_${name}`;
@@ -102,5 +103,40 @@ describe("CombinedQueries", () => {
     expect(
       new CombinedQueries().of([first, { text: "CYPHER 5\nRETURN 1 AS a, 2 AS b", parameters: {} }]),
     ).to.equal(undefined);
+  });
+});
+
+describe("piecesOf: a new combination asked apart", () => {
+  const field = (name: string, subqueries: number) => ({
+    text: `CYPHER 5\nRETURN [${Array.from({ length: subqueries }, () => "COLLECT { RETURN 1 }").join(", ")}, '${name}'] AS this`,
+    parameters: {},
+    resolve: () => undefined,
+    reject: () => undefined,
+  });
+  const names = (pieces: ReturnType<typeof piecesOf>) =>
+    pieces.map(({ members }) => members.map((member) => /'(\w+)'/.exec(member.text)?.[1]).join("+"));
+
+  it("asks up to four root fields each as its own statement", () => {
+    const fields = ["a", "b", "c", "d"].map((name) => field(name, 2));
+    const pieces = piecesOf(fields, combineQueries);
+    expect(names(pieces)).to.deep.equal(["a", "b", "c", "d"]);
+    expect(pieces.map(({ query }) => query)).to.deep.equal(fields);
+  });
+
+  it("makes at most four consecutive pieces of about equal planning units, combining within a piece", () => {
+    const fields = [
+      field("a", 11),
+      ...["b", "c", "d", "e", "f", "g", "h", "i"].map((name) => field(name, 2)),
+    ];
+    const pieces = piecesOf(fields, combineQueries);
+    // 12 units, then eight of 3: a piece starts once those before it hold their share (36 / 4 each).
+    expect(names(pieces)).to.deep.equal(["a", "b+c", "d+e+f", "g+h+i"]);
+    expect(pieces[2]?.query.text).to.equal(combineQueries(fields.slice(3, 6))?.text);
+    expect(
+      piecesOf(
+        Array.from({ length: 50 }, (_, i) => field(`f${String(i)}`, 1)),
+        combineQueries,
+      ),
+    ).to.have.length(4);
   });
 });

@@ -73,11 +73,15 @@ describe("nested fields on the fixture graph", () => {
       return counter.recorded().filter((query) => !query.text.startsWith("EXPLAIN"));
     };
 
-    // The combination is new: its five parts are asked, as the five requests above asked them
-    // (planned by then), three times; then Neo4j is asked to plan the combination.
+    // The combination is new: it is asked apart, in at most four statements, each a root field's
+    // query as the five requests above sent it or a combination of a few, three times; then Neo4j
+    // is asked to plan the whole combination.
     for (let asking = 0; asking < 3; asking++) {
       const sent = await ask();
-      expect(sent.map((query) => query.text)).to.have.members(aloneTexts);
+      expect(sent.length).to.be.within(2, 4);
+      for (const { text } of sent)
+        expect(aloneTexts.includes(text) || /^CYPHER 5\nRETURN COLLECT \{/.test(text), text).to.equal(true);
+      expect(sent.filter(({ text }) => aloneTexts.includes(text)).length).to.be.at.least(1);
     }
     let combined: { text: string }[] = [];
     for (let asking = 0; asking < 50 && combined.length === 0; asking++) {

@@ -1,7 +1,7 @@
 import neo4j, { type Driver, type QueryResult, type Session } from "neo4j-driver";
 import { combineQueries, type CombinedQueries, type CombinedQuery, type CypherQuery } from "./combine.js";
 import { answerWithin, DEADLINE_MARGIN_MS } from "./deadline.js";
-import { PlanningRefused, type FirstAskings } from "../overload/first-askings.js";
+import { planningUnits, PlanningRefused, type FirstAskings } from "../overload/first-askings.js";
 import { planningRefusal } from "../overload/stage.js";
 
 type Observe = (seconds: number, outcome: "success" | "failure") => void;
@@ -71,17 +71,25 @@ export function queryRunner(
     for (const callback of resolve) callback();
   };
   const runOne = autoCommit(driver, settings, metadata);
+  const combinationOf = (queries: readonly CypherQuery[]) =>
+    queries.length < 2
+      ? undefined
+      : settings.combinations === undefined
+        ? combineQueries(queries)
+        : settings.combinations.of(queries);
   const flush = () => {
     const batch = waiting;
     waiting = [];
     let combined: CombinedQuery | undefined;
+    let pieces: Piece[] | undefined;
     try {
-      combined =
-        batch.length < 2
-          ? undefined
-          : settings.combinations === undefined
-            ? combineQueries(batch)
-            : settings.combinations.of(batch);
+      combined = combinationOf(batch);
+      if (
+        combined !== undefined &&
+        settings.firstAskings !== undefined &&
+        !settings.firstAskings.isPlanned(combined.text)
+      )
+        pieces = piecesOf(batch, combinationOf);
     } catch (error) {
       for (const query of batch) query.reject(error);
       return;
@@ -90,23 +98,11 @@ export function queryRunner(
       for (const query of batch) runOne(query).then(query.resolve, query.reject);
       return;
     }
-    if (settings.firstAskings !== undefined && !settings.firstAskings.isPlanned(combined.text)) {
-      askApart(driver, settings, runOne, batch, combined, settings.firstAskings);
+    if (pieces !== undefined && settings.firstAskings !== undefined) {
+      askApart(driver, settings, runOne, pieces, combined, settings.firstAskings);
       return;
     }
-    runOne(combined)
-      .then((result) => {
-        const results = combined.split(result);
-        batch.forEach((query, index) => {
-          const own = results[index];
-          if (own === undefined) throw new Error("the combined query's result lacks a root field");
-          query.resolve(own);
-        });
-      })
-      // Every root field settles, whatever failed: a request never waits on a lost answer.
-      .catch((error: unknown) => {
-        for (const query of batch) query.reject(error);
-      });
+    settle([{ members: batch, query: combined }], [runPiece(runOne, { members: batch, query: combined })]);
   };
   return {
     run(text, parameters = {}) {
@@ -124,45 +120,112 @@ export function queryRunner(
 }
 
 /**
- * Root fields whose combination Neo4j has not planned, asked as their parts, all at once: Neo4j
- * plans each on a thread of its own, where it would plan the combination on one (a new document of
- * several root fields answered in about two thirds of the time, docs/performance.md). The parts
- * take their planning room together, as the combination would, so that one request's parts never
- * queue behind each other. Each part settles its own root field. Asked apart
- * {@link COMBINED_AFTER_ASKINGS} times, the combination is planned in the background
- * ({@link planCombination}) and asked as one from then on.
+ * At most this many statements one request's root fields are asked apart as. Each holds a Neo4j
+ * connection while it runs: with `MAX_CONCURRENT_EXECUTIONS` at its 16, 64 of the driver's 100.
+ */
+const MOST_PIECES_APART = 4;
+
+/** Root fields sent as one statement: one root field's query, or several combined. */
+export interface Piece {
+  members: readonly Waiting[];
+  query: CypherQuery & { split?: CombinedQuery["split"] };
+}
+
+/**
+ * A request's root fields in at most {@link MOST_PIECES_APART} consecutive pieces of about equal
+ * planning units, each one root field's query or several combined.
+ */
+export function piecesOf(
+  batch: readonly Waiting[],
+  combinationOf: (queries: readonly CypherQuery[]) => CombinedQuery | undefined,
+): Piece[] {
+  const units = batch.map((query) => planningUnits(query.text));
+  const total = units.reduce((sum, unit) => sum + unit, 0);
+  const groups: Waiting[][] = [];
+  let before = 0;
+  batch.forEach((query, index) => {
+    const last = groups.at(-1);
+    // A new piece starts once the pieces so far hold their share of the units.
+    if (last === undefined || before >= (total * groups.length) / MOST_PIECES_APART) groups.push([query]);
+    else last.push(query);
+    before += units[index] ?? 0;
+  });
+  return groups.flatMap((members): Piece[] => {
+    const [only] = members;
+    if (members.length === 1 && only !== undefined) return [{ members, query: only }];
+    const combined = combinationOf(members);
+    return combined === undefined
+      ? members.map((member) => ({ members: [member], query: member }))
+      : [{ members, query: combined }];
+  });
+}
+
+/** Runs a piece; its members' results, in order. */
+function runPiece(
+  runOne: ReturnType<typeof autoCommit>,
+  { members, query }: Piece,
+  admittedSince?: number,
+): Promise<QueryResult[]> {
+  return runOne(query, admittedSince).then((result) => {
+    const results = query.split === undefined ? [result] : query.split(result);
+    if (results.length !== members.length) throw new Error("the combined query's result lacks a root field");
+    return results;
+  });
+}
+
+/** Settles each piece's root fields with its own result, or all of them with the piece's error. */
+function settle(pieces: readonly Piece[], answers: readonly Promise<QueryResult[]>[]): void {
+  pieces.forEach(({ members }, index) => {
+    // Every root field settles, whatever failed: a request never waits on a lost answer.
+    void answers[index]?.then(
+      (results) => {
+        members.forEach((member, at) => {
+          const own = results[at];
+          if (own !== undefined) member.resolve(own);
+        });
+      },
+      (error: unknown) => {
+        for (const member of members) member.reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * Root fields whose combination Neo4j has not planned, asked apart, its pieces ({@link piecesOf})
+ * all at once: Neo4j plans each on a thread of its own, where it would plan the combination on one
+ * (a new document of several root fields answered in about two thirds of the time,
+ * docs/performance.md). The pieces take their planning room together, as the combination would,
+ * so that one request's pieces never queue behind each other, and give it back before any root
+ * field settles. Asked apart {@link COMBINED_AFTER_ASKINGS} times, the combination is planned in
+ * the background ({@link planCombination}) and asked as one from then on.
  */
 function askApart(
   driver: Driver,
   settings: RunnerSettings,
   runOne: ReturnType<typeof autoCommit>,
-  batch: readonly Waiting[],
+  pieces: readonly Piece[],
   combined: CombinedQuery,
   firstAskings: FirstAskings,
 ): void {
   const waited = performance.now();
-  const partsPlanned = () => batch.every((query) => firstAskings.isPlanned(query.text));
-  planningRoom(combined.text, firstAskings, settings.timeoutMs, partsPlanned).then(
+  const piecesPlanned = () => pieces.every(({ query }) => firstAskings.isPlanned(query.text));
+  planningRoom(combined.text, firstAskings, settings.timeoutMs, piecesPlanned).then(
     (room) => {
       const started = performance.now();
-      const answers = batch.map((query) => runOne(query, waited));
-      // The room is given back before any root field settles: the request's answer never leaves first.
+      const answers = pieces.map((piece) => runPiece(runOne, piece, waited));
       void Promise.allSettled(answers).then((outcomes) => {
         if (outcomes.every((outcome) => outcome.status === "fulfilled"))
           room.answered(performance.now() - started);
         room.release();
         room.settled();
-        outcomes.forEach((outcome, index) => {
-          const query = batch[index];
-          if (outcome.status === "fulfilled") query?.resolve(outcome.value);
-          else query?.reject(outcome.reason);
-        });
+        settle(pieces, answers);
         if (firstAskings.noteAskedApart(combined.text) >= COMBINED_AFTER_ASKINGS)
           planCombination(driver, settings, combined, firstAskings);
       });
     },
     (error: unknown) => {
-      for (const query of batch) query.reject(error);
+      for (const { members } of pieces) for (const member of members) member.reject(error);
     },
   );
 }
