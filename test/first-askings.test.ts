@@ -154,6 +154,35 @@ describe("first askings admitted like work (issue 32, contract §12)", () => {
     expect(gate.noteAskedApart(text("a")), "a was the least recent of three").to.equal(1);
   });
 
+  it("plans one text at a time in the background, only while nothing new is planned or waiting, taking no room", async () => {
+    const gate = new FirstAskings(settings);
+    const held = await gate.admit(text("a"));
+    let planned = 0;
+    const plan = () => {
+      planned++;
+      return Promise.resolve();
+    };
+    gate.planInBackground(text("b"), plan);
+    expect(planned, "room is taken").to.equal(0);
+    held();
+    let finish: () => void = () => undefined;
+    gate.planInBackground(text("b"), () => {
+      planned++;
+      return new Promise<void>((resolve) => (finish = resolve));
+    });
+    expect(gate.load).to.deep.equal({ units: 0, queued: 0 });
+    gate.planInBackground(text("c"), plan);
+    expect(planned, "one at a time").to.equal(1);
+    finish();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(gate.isPlanned(text("b"))).to.equal(true);
+    gate.planInBackground(text("c"), () => Promise.reject(new Error("refused")));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(gate.isPlanned(text("c"))).to.equal(false);
+    gate.planInBackground(text("b"), plan);
+    expect(planned, "b is planned already").to.equal(1);
+  });
+
   it("leaves the queue when the caller is gone", async () => {
     const gate = new FirstAskings(settings);
     const held = await gate.admit(text("a", 10));

@@ -231,9 +231,9 @@ function askApart(
 }
 
 /**
- * Plans a combination (`EXPLAIN`: Neo4j reads no row) in the background, only while no new
- * statement is being planned or waiting for room: it never takes room from a request, and it holds
- * the room while Neo4j plans it. Fails silently: the parts are asked apart again.
+ * Plans a combination (`EXPLAIN`: Neo4j reads no row) in the background, when the first askings
+ * allow it ({@link FirstAskings.planInBackground}: nothing new being planned or waiting, one at a
+ * time, taking no room). Fails silently: the parts are asked apart again.
  */
 function planCombination(
   driver: Driver,
@@ -241,34 +241,26 @@ function planCombination(
   combined: CombinedQuery,
   firstAskings: FirstAskings,
 ): void {
-  const { units, queued } = firstAskings.load;
-  if (units > 0 || queued > 0 || firstAskings.isPlanned(combined.text)) return;
-  void firstAskings
-    .admit(combined.text)
-    .then(async (release) => {
-      const session = driver.session({
-        database: settings.database,
-        defaultAccessMode: neo4j.session.READ,
-        bookmarkManager: undefined,
-      });
-      try {
-        await answerWithin(
-          withoutStackTraces(() =>
-            session.run(`EXPLAIN ${combined.text}`, combined.parameters, {
-              timeout: settings.timeoutMs,
-              metadata: { app: "kg-graphql", purpose: "combination" },
-            }),
-          ),
-          settings.timeoutMs + DEADLINE_MARGIN_MS,
-        );
-        firstAskings.notePlanned(combined.text);
-      } finally {
-        release();
-        firstAskings.noteSettled(combined.text);
-        void session.close().catch(() => undefined);
-      }
-    })
-    .catch(() => undefined);
+  firstAskings.planInBackground(combined.text, async () => {
+    const session = driver.session({
+      database: settings.database,
+      defaultAccessMode: neo4j.session.READ,
+      bookmarkManager: undefined,
+    });
+    try {
+      await answerWithin(
+        withoutStackTraces(() =>
+          session.run(`EXPLAIN ${combined.text}`, combined.parameters, {
+            timeout: settings.timeoutMs,
+            metadata: { app: "kg-graphql", purpose: "combination" },
+          }),
+        ),
+        settings.timeoutMs + DEADLINE_MARGIN_MS,
+      );
+    } finally {
+      void session.close().catch(() => undefined);
+    }
+  });
 }
 
 /**

@@ -75,6 +75,8 @@ export class FirstAskings {
   private readonly planned: LRUCache<string, true>;
   /** How often each combination of root fields Neo4j has not planned was asked as its parts. */
   private readonly askedApart: LRUCache<string, number>;
+  /** Whether a text is being planned in the background ({@link planInBackground}). */
+  private inBackground = false;
   private inFlight = 0;
   /**
    * New texts being asked for the first time, each settled once its query is answered or fails:
@@ -98,6 +100,27 @@ export class FirstAskings {
   /** Notes a text Neo4j has planned (pre-planning's `EXPLAIN`, or an answered query). */
   notePlanned(text: string): void {
     this.planned.set(text, true);
+  }
+
+  /**
+   * Has `plan` plan `text` in the background (src/neo4j/runner.ts: a combination asked apart often
+   * enough), only while no new text is being planned or waiting and no other is being planned so,
+   * and notes it planned once `plan` succeeds. It takes no room: a request's new text never waits
+   * for it, and it is at most one statement on one of Neo4j's threads.
+   */
+  planInBackground(text: string, plan: () => Promise<unknown>): void {
+    if (this.inBackground || this.inFlight > 0 || this.queue.length > 0 || this.planned.has(text)) return;
+    this.inBackground = true;
+    plan()
+      .then(
+        () => {
+          this.notePlanned(text);
+        },
+        () => undefined,
+      )
+      .finally(() => {
+        this.inBackground = false;
+      });
   }
 
   /** Counts an asking of the combination `text` as its parts (src/neo4j/runner.ts): how many so far. */
