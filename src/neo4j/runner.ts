@@ -181,7 +181,8 @@ function settle(pieces: readonly Piece[], answers: readonly Promise<QueryResult[
       (results) => {
         members.forEach((member, at) => {
           const own = results[at];
-          if (own !== undefined) member.resolve(own);
+          if (own === undefined) member.reject(new Error("the combined query's result lacks a root field"));
+          else member.resolve(own);
         });
       },
       (error: unknown) => {
