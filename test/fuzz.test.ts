@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import { loadBadValues, loadFixtures } from "./support/fixtures.js";
-import { checkAnswer, requestArbitrary, send, type FuzzRequest } from "./support/fuzz.js";
+import { checkAnswer, requestArbitrary, send, type FuzzAnswer, type FuzzRequest } from "./support/fuzz.js";
 import { buildTestSchema, startService, type RunningService } from "./support/service.js";
 
 /** `npm run fuzz -- --runs N [--seed S] [--concurrency C]` sets these; `npm test` runs a bounded number. */
@@ -13,6 +13,15 @@ const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 1);
 /** The contract's bound on any answer: the query timeout (in the suite 2 s) plus a few seconds. */
 const QUERY_TIMEOUT_MS = Number(process.env.FUZZ_QUERY_TIMEOUT_MS ?? 2_000);
 const ANSWER_WITHIN_MS = QUERY_TIMEOUT_MS + 5_000;
+
+/** What a test's property may take of mocha's timeout `ms` (0: none), leaving time to report. */
+const timeLimit = (ms: number) =>
+  ms === 0 ? [] : [fc.interruptAfterTimeLimit(Math.max(ms - 30_000, ms / 2), { failOnInterrupt: true })];
+
+/** A failed request and why, in a line a CI log keeps. */
+const failureLine = (request: FuzzRequest, error: unknown) =>
+  `${request.method} ${request.path} ${JSON.stringify(request.headers)} ` +
+  `${JSON.stringify(request.body.toString("utf8").slice(0, 3000))}: ${error instanceof Error ? error.message : String(error)}`;
 
 // Against the fixture, and against a graph the ingest got wrong (contract §3's field errors).
 for (const [graph, load, runs] of [
@@ -32,12 +41,22 @@ for (const [graph, load, runs] of [
       await service.close();
     });
 
-    it(`answers every request within its deadline, with a catalogue code and the one error shape (${runs} runs${CONCURRENCY > 1 ? `, ${CONCURRENCY} callers` : ""})`, async () => {
+    it(`answers every request within its deadline, with a catalogue code and the one error shape (${runs} runs${CONCURRENCY > 1 ? `, ${CONCURRENCY} callers` : ""})`, async function () {
       const seen = new Map<string, number>();
       let slowestMs = 0;
+      let failed = false;
       const ask = async (request: FuzzRequest) => {
-        const answer = await send(service.url, request, ANSWER_WITHIN_MS);
-        checkAnswer(request, answer, service.key);
+        let answer: FuzzAnswer;
+        try {
+          answer = await send(service.url, request, ANSWER_WITHIN_MS);
+          checkAnswer(request, answer, service.key);
+        } catch (error) {
+          // Printed as it happens: shrinking it may outlast the test's timeout, which would leave
+          // a CI log with no request at all (the suite's seed is random).
+          if (!failed) console.log(`      first failure, before shrinking: ${failureLine(request, error)}`);
+          failed = true;
+          throw error;
+        }
         slowestMs = Math.max(slowestMs, answer.ms);
         const code = /"code":"(\w+)"/.exec(answer.text)?.[1] ?? "";
         // Under a burst the only 5xx is overload shedding (contract §12), never a timeout.
@@ -62,7 +81,9 @@ for (const [graph, load, runs] of [
         await fc.assert(
           fc.asyncProperty(arbitrary, ask),
           // fast-check prints the seed and path of a failure: `npm run fuzz -- --seed S` replays it.
-          { numRuns: runs, ...seed, endOnFailure: false },
+          // Under mocha's timeout (none for `npm run fuzz`), runs and shrinking stop with time to
+          // report: a run cut short fails, a failure is reported as far as it was shrunk.
+          { numRuns: runs, ...seed, endOnFailure: false, plugins: timeLimit(this.timeout()) },
         );
       const outcomes = [...seen].sort(([, a], [, b]) => b - a);
       console.log(`      ${outcomes.map(([outcome, n]) => `${n}× ${outcome}`).join(", ")}`);
