@@ -335,18 +335,29 @@ describe("nested fields compiled as one expression each (no database)", () => {
   it("writes a nested connection as one COLLECT of its rows, its cursor and parameters named apart", async () => {
     const cursor = Buffer.from(JSON.stringify(["Decision", "1743465600", 0, "d1"])).toString("base64url");
     const cypher = await cypherOf(
-      `{ topics { a: decisionsConnection(first: 2) { totalCount } b: decisionsConnection(first: 3, after: "${cursor}") { edges { cursor } pageInfo { endCursor } } } }`,
+      `{ topics { a: decisionsConnection(first: 2) { totalCount nodes { id } } b: decisionsConnection(first: 3, after: "${cursor}") { edges { cursor } pageInfo { endCursor } } } }`,
     );
     // The projection after the root's statement: the root's rows hold no map, its RETURN does.
     const projection = cypher.slice(cypher.indexOf("RETURN {`"));
     expect(projection).not.to.match(/\bCALL\b/);
     expect(projection.match(/\bCOLLECT \{/g)).to.have.length(2);
     expect(projection).to.include(
-      "[position2 IN [$f2_after] | [every2 IN [COLLECT { MATCH (t)<-[:ABOUT]-(d2:Decision)",
+      "[position3 IN [$f3_after] | [every3 IN [COLLECT { MATCH (t)<-[:ABOUT]-(d3:Decision)",
     );
     expect(projection).to.include("$f1_first");
-    expect(projection).to.include("$f2_first");
+    expect(projection).to.include("$f3_first");
     expect(cypher).not.to.match(/\$after\b/);
+    // Projected from the connection's parts, by response key: no map of the connection's own
+    // written first and read again (`c2.edges`).
+    expect(projection).to.include("{`totalCount`: size(rows1), `nodes`: [x");
+    expect(projection).not.to.match(/\bc\d+\./);
+  });
+
+  it("writes only the parts of a nested connection its selection asks for", async () => {
+    const cypher = await cypherOf("{ topics { decisionsConnection(first: 2) { totalCount } } }");
+    expect(cypher).to.include("`decisionsConnection`: [rows1 IN [COLLECT {");
+    expect(cypher).to.include("| {`totalCount`: size(rows1)}][0]");
+    expect(cypher).not.to.include("$f1_first");
   });
 
   it("projects a node under two response keys from literal maps, never a map projection", async () => {

@@ -21,12 +21,13 @@ import {
   isScalarType,
   type GraphQLArgument,
   type GraphQLInterfaceType,
+  type GraphQLNamedType,
   type GraphQLObjectType,
   type GraphQLSchema,
 } from "graphql";
 import neo4j from "neo4j-driver";
 import { cypherArguments } from "./arguments.js";
-import { nestedConnection } from "./connections.js";
+import { nestedConnection, rootConnectionParts, type ConnectionParts } from "./connections.js";
 import { ELEMENT_TYPES, type ElementType } from "../domain/table.js";
 import { NODE_TYPES } from "../domain/graph.js";
 import { elementTypeOf, GRAPH_FIELDS, graphArguments } from "./graph.js";
@@ -124,7 +125,17 @@ export function compileRootField(
   const type = getNamedType(field.type);
   if (!isObjectType(type) && !isInterfaceType(type))
     throw new Error(`${selection.name} is not an object field`);
-  const projection = `RETURN ${valueOf(compilation, root.column, type, selection)} AS this`;
+  const connection = connectionElement(type);
+  const value =
+    connection === undefined
+      ? valueOf(compilation, root.column, type, selection)
+      : connectionValue(
+          compilation,
+          rootConnectionParts(connection, request, root.column),
+          objectType(type),
+          selection,
+        );
+  const projection = `RETURN ${value} AS this`;
   const open = continued(statement, root.column);
   const text =
     open === undefined
@@ -271,16 +282,82 @@ function nodeEntries(
         );
         return [`${key(responseKey)}: COLLECT {\n${indent([statement]).join("\n")}\n}`];
       }
-      case "connection": {
-        const c = names("c");
-        const connection = bind(nestedConnection(pattern, target, nested.type, request, names));
+      case "connection":
         return [
-          `${key(responseKey)}: [${c} IN [${connection}] | ${valueOf(compilation, c, named, child)}][0]`,
+          `${key(responseKey)}: ${bind(
+            nestedConnection(pattern, target, nested.type, request, names, (parts) =>
+              connectionValue(compilation, parts, named, child),
+            ),
+          )}`,
         ];
-      }
     }
   });
 }
+
+/**
+ * A connection as `selection` selects it, each field written from the connection's parts
+ * (connections.ts): `nodes` and `edges` over the page's rows, each row projected as a node, an
+ * edge's `cursor` its row's position, `totalCount` and `pageInfo` as the parts count them.
+ */
+function connectionValue(
+  compilation: Compilation,
+  parts: ConnectionParts,
+  type: GraphQLObjectType,
+  selection: Selection,
+): string {
+  const row = () => `x${String(compilation.field())}`;
+  return mapOf(type, selection, (child, named) => {
+    switch (child.name) {
+      case "totalCount":
+        return parts.totalCount;
+      case "nodes": {
+        const x = row();
+        return `[${x} IN ${parts.page} | ${nodeValue(compilation, x, objectType(named), child)}]`;
+      }
+      case "edges": {
+        const x = row();
+        const edge = mapOf(objectType(named), child, (edgeField, node) =>
+          edgeField.name === "cursor"
+            ? parts.cursor(x)
+            : nodeValue(compilation, x, objectType(node), edgeField),
+        );
+        return `[${x} IN ${parts.page} | ${edge}]`;
+      }
+      case "pageInfo":
+        return mapOf(objectType(named), child, (info) =>
+          info.name === "hasNextPage" ? parts.hasNextPage : parts.endCursor,
+        );
+      default:
+        throw new Error(`${type.name}.${child.name} is not a part of a connection`);
+    }
+  });
+}
+
+/** A literal map of what `selection` selects of `type`, each field's value as `read` writes it. */
+function mapOf(
+  type: GraphQLObjectType,
+  selection: Selection,
+  read: (child: Selection, named: GraphQLNamedType) => string,
+): string {
+  const entries = selected(selection, type).flatMap(([responseKey, child]) => {
+    if (child.name === "__typename") return [];
+    const field = type.getFields()[child.name];
+    if (field === undefined) throw new Error(`No field ${type.name}.${child.name}`);
+    return [`${key(responseKey)}: ${read(child, getNamedType(field.type))}`];
+  });
+  return `{${entries.join(", ")}}`;
+}
+
+/** The element type of a connection type (`DecisionConnection`), or undefined for another type. */
+const connectionElement = (type: GraphQLNamedType): ElementType | undefined => {
+  const element = type.name.endsWith("Connection") ? type.name.slice(0, -"Connection".length) : "";
+  return ELEMENTS.has(element) ? (element as ElementType) : undefined;
+};
+
+const objectType = (type: GraphQLNamedType): GraphQLObjectType => {
+  if (!isObjectType(type)) throw new Error(`${type.name} is not an object type`);
+  return type;
+};
 
 const isVariable = (expression: string) => /^[A-Za-z_]\w*$/.test(expression);
 
