@@ -56,8 +56,8 @@ function storedPosition(order: ListOrder, after: string, row: string): string {
 /**
  * A connection's parts over its rows (`first` + 1 of them, in order), each an expression: the
  * page's nodes, a row's position in the connection's order (which the service writes as the
- * cursor), the count, and whether more rows follow. A nested connection's projection reads them
- * directly (compile.ts); a root connection's statement writes them into its map.
+ * cursor), the count, and whether more rows follow: what the request's projection reads
+ * (compile.ts), over a nested connection's rows or a root connection's `c`.
  */
 export interface ConnectionParts {
   /** The page's rows: a list of nodes. */
@@ -97,9 +97,10 @@ export function rootConnectionParts(type: ElementType, request: FieldRequest, c:
 
 /**
  * A root connection: `first` + 1 rows of the root list after the cursor's position, and the count
- * when selected, as `c` (`{rows, total}`), of which the request's projection writes the
- * connection's parts ({@link rootConnectionParts}). Under a parent node the request names, with the count, its rows are read once
- * (they are few): sorted by one `COLLECT {}`, counted, and those after the position kept.
+ * when selected, returned as `c` (`{rows, total}`) for the request's projection to read its parts
+ * from ({@link rootConnectionParts}). Under a parent node the request names, with the count, its
+ * rows are read once (they are few): sorted by one `COLLECT {}`, counted, and those after the
+ * position kept.
  */
 export function rootConnection(list: ElementList, request: FieldRequest): string {
   const FIRST = pageSize(request, "first");
