@@ -360,6 +360,19 @@ describe("nested fields compiled as one expression each (no database)", () => {
     expect(cypher).not.to.include("$f1_first");
   });
 
+  it("projects a root connection from its rows and count, written once by its statement", async () => {
+    const cypher = await cypherOf("{ featuresConnection(first: 2) { totalCount edges { cursor } } }");
+    expect(cypher).to.include(
+      "WITH {rows: rows, total: total} AS c RETURN {`totalCount`: c.total, `edges`: [x",
+    );
+    expect(cypher).to.include(" IN c.rows[..$first] | {`cursor`: ['Feature']");
+    expect(cypher).not.to.match(/\bc\.(edges|nodes|pageInfo|totalCount)\b/);
+    // Without `totalCount`, no count is read.
+    const uncounted = await cypherOf("{ featuresConnection(first: 2) { nodes { id } } }");
+    expect(uncounted).to.include("WITH {rows: rows} AS c RETURN");
+    expect(uncounted).not.to.include("count(");
+  });
+
   it("projects a node under two response keys from literal maps, never a map projection", async () => {
     const cypher = await cypherOf("{ decisions { id other: id title } }");
     expect(cypher).to.include("RETURN {`id`: d.id, `other`: d.id, `title`: d.title} AS this");
