@@ -174,6 +174,13 @@ describe("connections (contract §7, v1 additions) on the fixture graph", () => 
             expect(ids, `first: ${String(first)}`).to.deep.equal(expected);
             expect(totalCount).to.equal(expected.length);
           }
+          // Counted alone, without a page read (src/cypher/connections.ts).
+          const alone = await dataAt(
+            service,
+            `{ ${list}Connection${args === "" ? "" : `(${args})`} { totalCount } }`,
+            [`${list}Connection`, "totalCount"],
+          );
+          expect(alone, "totalCount alone").to.equal(expected.length);
         });
       }
     }

@@ -94,7 +94,7 @@ describe("Cypher built per request (no database)", () => {
         "CALL () { MATCH (d:Decision) USING INDEX d:Decision(status) WHERE d.status = $status RETURN count(d) AS total }",
       );
       const both = await cypherOf(
-        '{ decisionsConnection(topicId: "t1", regretScoreMin: 0.5) { totalCount } }',
+        '{ decisionsConnection(topicId: "t1", regretScoreMin: 0.5) { totalCount nodes { id } } }',
       );
       // Under a named parent the rows are read once, sorted, and counted as a list's size.
       expect(both).to.include(
@@ -102,6 +102,15 @@ describe("Cypher built per request (no database)", () => {
       );
       expect(both).to.include("WITH size(every) AS total, every[..$first + 1] AS rows");
       expect(both.match(/MATCH/g)).to.have.length(1);
+      // A count alone reads no page, under a parent too.
+      for (const document of [
+        "{ decisionsConnection { totalCount } }",
+        '{ decisionsConnection(topicId: "t1", regretScoreMin: 0.5) { totalCount } }',
+      ]) {
+        const countOnly = await cypherOf(document);
+        expect(countOnly).to.include("RETURN count(d) AS total } WITH {total: total} AS c RETURN");
+        expect(countOnly).not.to.match(/LIMIT|ORDER BY/);
+      }
       const pageOnly = await cypherOf('{ decisionsConnection(topicId: "t1") { nodes { id } } }');
       expect(pageOnly).to.include("LIMIT $first + 1").and.not.to.include("total");
     });

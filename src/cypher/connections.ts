@@ -98,7 +98,7 @@ export function rootConnectionParts(type: ElementType, request: FieldRequest, c:
 /**
  * A root connection: `first` + 1 rows of the root list after the cursor's position, and the count
  * when selected, returned as `c` (`{rows, total}`) for the request's projection to read its parts
- * from ({@link rootConnectionParts}). Under a parent node the request names, with the count, its
+ * from ({@link rootConnectionParts}); a count selected alone reads no page. Under a parent node the request names, with the count, its
  * rows are read once (they are few): sorted by one `COLLECT {}`, counted, and those after the
  * position kept.
  */
@@ -106,7 +106,14 @@ export function rootConnection(list: ElementList, request: FieldRequest): string
   const FIRST = pageSize(request, "first");
   const after = given(request, "after");
   const order = requestedOrder(list.type, request);
-  const counted = selects(request, `${list.type}Connection`, "totalCount");
+  const connection = `${list.type}Connection`;
+  const counted = selects(request, connection, "totalCount");
+  // A count alone reads no page.
+  if (!["nodes", "edges", "pageInfo"].some((part) => selects(request, connection, part)))
+    return lines(
+      ...(counted ? call([], countRows(list, request)) : []),
+      `RETURN {${counted ? "total: total" : ""}} AS c`,
+    );
   const parent = givenParent(list, request);
   const { v } = list;
   const position = after ? atPosition(order) : [];
