@@ -20,6 +20,7 @@ import {
   isObjectType,
   isScalarType,
   type GraphQLArgument,
+  type GraphQLField,
   type GraphQLInterfaceType,
   type GraphQLNamedType,
   type GraphQLObjectType,
@@ -173,19 +174,15 @@ function valueOf(
 ): string {
   if (isInterfaceType(type)) return anyNodeValue(compilation, expression, type, selection);
   if (ELEMENTS.has(type.name)) return nodeValue(compilation, expression, type, selection);
-  const entries = selected(selection, type).flatMap(([responseKey, child]) => {
-    if (child.name === "__typename") return [];
-    const fieldType = type.getFields()[child.name]?.type;
-    if (fieldType === undefined) throw new Error(`No field ${type.name}.${child.name}`);
+  const entries = entriesOf(type, selection, (child, field) => {
     const held = `${expression}.${child.name}`;
-    const named = getNamedType(fieldType);
-    if (isLeafType(named)) return [`${key(responseKey)}: ${held}`];
+    const named = getNamedType(field.type);
+    if (isLeafType(named)) return held;
     if (!isObjectType(named) && !isInterfaceType(named))
       throw new Error(`${type.name}.${child.name} is neither a leaf nor an object`);
-    if (!isListType(getNullableType(fieldType)))
-      return [`${key(responseKey)}: ${valueOf(compilation, held, named, child)}`];
+    if (!isListType(getNullableType(field.type))) return valueOf(compilation, held, named, child);
     const item = `x${String(compilation.field())}`;
-    return [`${key(responseKey)}: [${item} IN ${held} | ${valueOf(compilation, item, named, child)}]`];
+    return `[${item} IN ${held} | ${valueOf(compilation, item, named, child)}]`;
   });
   // A link names the types of its ends, whatever is selected: a value the schema cannot serve
   // names its node (the stored-value checks), as a node's `@id` does.
@@ -225,14 +222,11 @@ function nodeEntries(
   type: GraphQLObjectType | GraphQLInterfaceType,
   selection: Selection,
 ): string[] {
-  return selected(selection, type).flatMap(([responseKey, child]) => {
-    if (child.name === "__typename") return [];
-    const field = type.getFields()[child.name];
-    if (field === undefined) throw new Error(`No field ${type.name}.${child.name}`);
+  return entriesOf(type, selection, (child, field) => {
     const named = getNamedType(field.type);
     if (isLeafType(named)) {
       const property = `${v}.${child.name}`;
-      return [`${key(responseKey)}: ${named.name === "DateTime" ? instantOf(property) : property}`];
+      return named.name === "DateTime" ? instantOf(property) : property;
     }
     if (child.name === "neighborhood" || child.name === "pathsTo") {
       // A graph field (contract §7 part 4): a map, or a list of maps, the compiler projects.
@@ -247,11 +241,9 @@ function nodeEntries(
       );
       const item = `h${String(n)}`;
       const projected = valueOf(compilation, item, named, child);
-      return [
-        child.name === "neighborhood"
-          ? `${key(responseKey)}: [${item} IN [${value}] | ${projected}][0]`
-          : `${key(responseKey)}: [${item} IN ${value} | ${projected}]`,
-      ];
+      return child.name === "neighborhood"
+        ? `[${item} IN [${value}] | ${projected}][0]`
+        : `[${item} IN ${value} | ${projected}]`;
     }
     const nested = NESTED_FIELDS[`${type.name}.${child.name}`];
     if (nested === undefined || !isObjectType(named))
@@ -264,9 +256,7 @@ function nodeEntries(
     const pattern = nested.pattern(v, target);
     switch (nested.kind) {
       case "link":
-        return [
-          `${key(responseKey)}: COLLECT { MATCH ${pattern} RETURN ${nodeValue(compilation, target, named, child)} ORDER BY ${target}.id LIMIT 1 }[0]`,
-        ];
+        return `COLLECT { MATCH ${pattern} RETURN ${nodeValue(compilation, target, named, child)} ORDER BY ${target}.id LIMIT 1 }[0]`;
       case "list": {
         const order = listOrder(nested.type, child.args.orderBy);
         const statement = bind(
@@ -280,16 +270,14 @@ function nodeEntries(
             `LIMIT ${pageSize(request, "limit")}`,
           ),
         );
-        return [`${key(responseKey)}: COLLECT {\n${indent([statement]).join("\n")}\n}`];
+        return `COLLECT {\n${indent([statement]).join("\n")}\n}`;
       }
       case "connection":
-        return [
-          `${key(responseKey)}: ${bind(
-            nestedConnection(pattern, target, nested.type, request, names, (parts) =>
-              connectionValue(compilation, parts, named, child),
-            ),
-          )}`,
-        ];
+        return bind(
+          nestedConnection(pattern, target, nested.type, request, names, (parts) =>
+            connectionValue(compilation, parts, named, child),
+          ),
+        );
     }
   });
 }
@@ -306,7 +294,8 @@ function connectionValue(
   selection: Selection,
 ): string {
   const row = () => `x${String(compilation.field())}`;
-  return mapOf(type, selection, (child, named) => {
+  return mapOf(type, selection, (child, field) => {
+    const named = getNamedType(field.type);
     switch (child.name) {
       case "totalCount":
         return parts.totalCount;
@@ -319,7 +308,7 @@ function connectionValue(
         const edge = mapOf(objectType(named), child, (edgeField, node) =>
           edgeField.name === "cursor"
             ? parts.cursor(x)
-            : nodeValue(compilation, x, objectType(node), edgeField),
+            : nodeValue(compilation, x, objectType(getNamedType(node.type)), edgeField),
         );
         return `[${x} IN ${parts.page} | ${edge}]`;
       }
@@ -333,20 +322,25 @@ function connectionValue(
   });
 }
 
-/** A literal map of what `selection` selects of `type`, each field's value as `read` writes it. */
-function mapOf(
-  type: GraphQLObjectType,
+/**
+ * The entries (`` `responseKey`: value ``) of what `selection` selects of `type`, each field's
+ * value as `read` writes it; `__typename` is GraphQL's own.
+ */
+function entriesOf(
+  type: GraphQLObjectType | GraphQLInterfaceType,
   selection: Selection,
-  read: (child: Selection, named: GraphQLNamedType) => string,
-): string {
-  const entries = selected(selection, type).flatMap(([responseKey, child]) => {
+  read: (child: Selection, field: GraphQLField<unknown, unknown>) => string,
+): string[] {
+  return selected(selection, type).flatMap(([responseKey, child]) => {
     if (child.name === "__typename") return [];
     const field = type.getFields()[child.name];
     if (field === undefined) throw new Error(`No field ${type.name}.${child.name}`);
-    return [`${key(responseKey)}: ${read(child, getNamedType(field.type))}`];
+    return [`${key(responseKey)}: ${read(child, field)}`];
   });
-  return `{${entries.join(", ")}}`;
 }
+
+/** A literal map of what `selection` selects of `type` ({@link entriesOf}). */
+const mapOf = (...args: Parameters<typeof entriesOf>) => `{${entriesOf(...args).join(", ")}}`;
 
 /** The element type of a connection type (`DecisionConnection`), or undefined for another type. */
 const connectionElement = (type: GraphQLNamedType): ElementType | undefined => {
