@@ -12,7 +12,6 @@
 import { Agent, request } from "node:http";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import type { ChildProcess } from "node:child_process";
 import neo4j from "neo4j-driver";
 import { encodeCursor } from "../src/cypher/cursor.js";
@@ -22,23 +21,27 @@ import { BASELINE, CONTENDERS, PRODUCT } from "./contenders.js";
 import { log, openBenchGraph, parseSize } from "./harness.js";
 import { measuredCommit } from "./report.js";
 import { median } from "./load.js";
+import { readCommandLine } from "../scripts/command-line.js";
 
-const { values } = parseArgs({
-  options: {
-    size: { type: "string", default: "10k" },
-    requests: { type: "string", default: "200" },
-    seconds: { type: "string", default: "60" },
-    // `--no-stock`: kg-graphql alone, e.g. when stock's answers at 1M take minutes and the
-    // targets are kg-graphql's own.
-    stock: { type: "boolean", default: true },
-    // `--only <text>[,<text>…]`: the questions whose name holds one of the texts (`neighborhood,pathsTo`).
-    only: { type: "string" },
+const { values, count, refuse } = readCommandLine(
+  "Usage: npm run bench:analytics -- --size 10k|100k|1m [--requests 200] [--seconds 60] [--no-stock] [--only <text>[,<text>…]]\n\nWhat it measures: the comment at the top of bench/analytics.ts.",
+  {
+    options: {
+      size: { type: "string", default: "10k" },
+      requests: { type: "string", default: "200" },
+      seconds: { type: "string", default: "60" },
+      // `--no-stock`: kg-graphql alone, e.g. when stock's answers at 1M take minutes and the
+      // targets are kg-graphql's own.
+      stock: { type: "boolean", default: true },
+      // `--only <text>[,<text>…]`: the questions whose name holds one of the texts (`neighborhood,pathsTo`).
+      only: { type: "string" },
+    },
+    allowNegative: true,
   },
-  allowNegative: true,
-});
-const size = parseSize(values.size);
-const REQUESTS = Number(values.requests);
-const SECONDS = Number(values.seconds);
+);
+const size = parseSize(values.size, refuse);
+const REQUESTS = count("requests");
+const SECONDS = count("seconds");
 /**
  * Warm-up before each measure: a tenth of `--seconds` of requests, and at least this many. Neo4j
  * and V8 compile a statement's hot paths over its first few hundred runs; 20 alone measured that

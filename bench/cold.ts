@@ -14,7 +14,6 @@
 import { writeFile } from "node:fs/promises";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import fc from "fast-check";
 import { translatingSchema } from "../src/graphql/schema.js";
 import { translateDocument } from "../src/graphql/translate.js";
@@ -35,20 +34,24 @@ import {
 } from "./harness.js";
 import { median } from "./load.js";
 import { measuredCommit } from "./report.js";
+import { readCommandLine } from "../scripts/command-line.js";
 
-const { values } = parseArgs({
-  options: {
-    size: { type: "string", default: "10k" },
-    shapes: { type: "string", default: "200" },
-    seed: { type: "string", default: "22" },
-    "warm-up": { type: "string", default: "100" },
-    "cypher-only": { type: "boolean", default: false },
+const { values, count, refuse } = readCommandLine(
+  "Usage: npm run bench:cold -- --size 10k|1m [--shapes 200] [--warm-up 100] [--seed 22] [--cypher-only]\n\nWhat it measures: the comment at the top of bench/cold.ts.",
+  {
+    options: {
+      size: { type: "string", default: "10k" },
+      shapes: { type: "string", default: "200" },
+      seed: { type: "string", default: "22" },
+      "warm-up": { type: "string", default: "100" },
+      "cypher-only": { type: "boolean", default: false },
+    },
   },
-});
-const size = parseSize(values.size);
-const SHAPES = Number(values.shapes);
-const SEED = Number(values.seed);
-const WARM_UP = Number(values["warm-up"]);
+);
+const size = parseSize(values.size, refuse);
+const SHAPES = count("shapes");
+const SEED = count("seed", 0);
+const WARM_UP = count("warm-up", 0);
 const COLD_RUNS = 5;
 
 const percentile = (sorted: number[], p: number) =>

@@ -7,7 +7,6 @@
 // Retry-After) is a failure. Writes bench/results/first-askings-<size>.json.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import fc from "fast-check";
 import { loadConfig } from "../src/config.js";
 import { DEADLINE_MARGIN_MS } from "../src/neo4j/deadline.js";
@@ -26,19 +25,23 @@ import {
 } from "./harness.js";
 import { median } from "./load.js";
 import { measuredCommit } from "./report.js";
+import { readCommandLine } from "../scripts/command-line.js";
 
-const { values } = parseArgs({
-  options: {
-    size: { type: "string", default: "10k" },
-    shapes: { type: "string", default: "3000" },
-    concurrency: { type: "string", default: "8" },
-    seed: { type: "string", default: "32" },
+const { values, count, refuse } = readCommandLine(
+  "Usage: npm run bench:first-askings -- --size 10k [--shapes 3000] [--concurrency 8] [--seed 32]\n\nWhat it measures: the comment at the top of bench/first-askings.ts.",
+  {
+    options: {
+      size: { type: "string", default: "10k" },
+      shapes: { type: "string", default: "3000" },
+      concurrency: { type: "string", default: "8" },
+      seed: { type: "string", default: "32" },
+    },
   },
-});
-const size = parseSize(values.size);
-const SHAPES = Number(values.shapes);
-const CONCURRENCY = Number(values.concurrency);
-const SEED = Number(values.seed);
+);
+const size = parseSize(values.size, refuse);
+const SHAPES = count("shapes");
+const CONCURRENCY = count("concurrency");
+const SEED = count("seed", 0);
 
 const graph = await openBenchGraph(size);
 const env = await productEnv(graph);

@@ -2,16 +2,19 @@
 // graph (seeded on first use), in its default batches, and writes bench/results/graph-check-<size>.json.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { checkGraph, formatReport } from "../src/graph-check/check.js";
 import { graphModel } from "../src/graph-check/model.js";
 import { readTypeDefs } from "../src/graphql/schema.js";
 import { projectRoot } from "../src/project-root.js";
 import { log, openBenchGraph, parseSize } from "./harness.js";
 import { measuredCommit } from "./report.js";
+import { readCommandLine } from "../scripts/command-line.js";
 
-const { values } = parseArgs({ options: { size: { type: "string", default: "1m" } } });
-const size = parseSize(values.size);
+const { values, refuse } = readCommandLine(
+  "Usage: npm run bench:graph-check -- --size 10k|1m\n\nWhat it measures: the comment at the top of bench/graph-check.ts.",
+  { options: { size: { type: "string", default: "1m" } } },
+);
+const size = parseSize(values.size, refuse);
 const graph = await openBenchGraph(size);
 try {
   const models = graphModel(await readTypeDefs());

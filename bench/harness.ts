@@ -26,9 +26,11 @@ export const BENCH_SIZES = {
 } as const;
 export type BenchSize = keyof typeof BENCH_SIZES & DemoDataSize;
 
-export function parseSize(value: string | undefined): BenchSize {
-  if (value === undefined || !(value in BENCH_SIZES)) throw new Error("--size is 10k, 100k or 1m");
-  return value as BenchSize;
+/** `--size`'s graph; anything else is refused by the tool's `refuse` (scripts/command-line.ts). */
+export function parseSize(value: string | undefined, refuse: (why: string) => never): BenchSize {
+  return value !== undefined && value in BENCH_SIZES
+    ? (value as BenchSize)
+    : refuse(`--size is 10k, 100k or 1m, not ${JSON.stringify(value)}.`);
 }
 
 const PASSWORD = "kg-graphql-bench";

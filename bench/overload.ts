@@ -4,7 +4,6 @@
 // contract §12 at their defaults and with them lifted. A benchmark, not a test: it measures.
 import type { ChildProcess } from "node:child_process";
 import { Agent, request } from "node:http";
-import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { ApiKeyStore } from "../src/auth/api-key-store.js";
 import { loadConfig } from "../src/config.js";
@@ -18,12 +17,16 @@ import {
   type BenchGraph,
 } from "./harness.js";
 import { questions } from "./questions.js";
+import { readCommandLine } from "../scripts/command-line.js";
 
-const { values } = parseArgs({
-  options: { size: { type: "string", default: "10k" }, duration: { type: "string", default: "10" } },
-});
-const size = parseSize(values.size);
-const seconds = Number(values.duration);
+const { values, count, refuse } = readCommandLine(
+  "Usage: npm run bench:overload -- [--size 10k] [--duration 10]\n\nWhat it measures: the comment at the top of bench/overload.ts.",
+  {
+    options: { size: { type: "string", default: "10k" }, duration: { type: "string", default: "10" } },
+  },
+);
+const size = parseSize(values.size, refuse);
+const seconds = count("duration");
 
 /** 100 topics × (1 + 100 decisions × (1 + decider + topic)) = 30,100 of the 50,000 allowed. */
 const HEAVY = `{ topics(limit: 100) { name decisions(limit: 100) {

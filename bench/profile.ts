@@ -7,18 +7,21 @@ import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { once } from "node:events";
-import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { log, openBenchGraph, parseSize, PRODUCT_ARGS, productEnv, startChild } from "./harness.js";
 import { questions } from "./questions.js";
+import { readCommandLine } from "../scripts/command-line.js";
 
-const { values } = parseArgs({
-  options: {
-    size: { type: "string", default: "10k" },
-    question: { type: "string", default: "dashboard" },
-    seconds: { type: "string", default: "10" },
+const { values, count, refuse } = readCommandLine(
+  "Usage: npm run bench:profile -- [--size 10k] [--question dashboard] [--seconds 10]\n\nWhat it measures: the comment at the top of bench/profile.ts.",
+  {
+    options: {
+      size: { type: "string", default: "10k" },
+      question: { type: "string", default: "dashboard" },
+      seconds: { type: "string", default: "10" },
+    },
   },
-});
+);
 
 /** Stages by where the sampled function's code lives; the first match wins. */
 const STAGES: [stage: string, pattern: RegExp][] = [
@@ -73,11 +76,12 @@ function stagesOf(nodes: ProfileNode[]): Map<number, string> {
 }
 
 async function main(): Promise<void> {
-  const size = parseSize(values.size);
-  const seconds = Number(values.seconds);
+  const size = parseSize(values.size, refuse);
+  const seconds = count("seconds");
   const graph = await openBenchGraph(size);
-  const question = questions(graph.subjects).find((q) => q.name === values.question);
-  if (question === undefined) throw new Error(`no question named ${values.question}`);
+  const question =
+    questions(graph.subjects).find((q) => q.name === values.question) ??
+    refuse(`No question is named ${JSON.stringify(values.question)}.`);
   const profileDir = await mkdtemp(join(tmpdir(), "kg-graphql-profile-"));
   const product = await startChild(
     "kg-graphql",

@@ -10,7 +10,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { Agent, request } from "node:http";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { ApiKeyStore } from "../src/auth/api-key-store.js";
 import { sha256Hex } from "../src/documents/document-hash.js";
 import { projectRoot } from "../src/project-root.js";
@@ -18,15 +17,19 @@ import { log, openBenchGraph, parseSize, PRODUCT_ARGS, productEnv, startChild } 
 import { median } from "./load.js";
 import { questions, type GraphQLRequest } from "./questions.js";
 import { measuredCommit } from "./report.js";
+import { readCommandLine } from "../scripts/command-line.js";
 
-const { values } = parseArgs({
-  options: {
-    size: { type: "string", default: "10k" },
-    requests: { type: "string", default: "20" },
+const { values, count, refuse } = readCommandLine(
+  "Usage: npm run bench:restart -- [--size 10k|100k|1m] [--requests 20]\n\nWhat it measures: the comment at the top of bench/restart.ts.",
+  {
+    options: {
+      size: { type: "string", default: "10k" },
+      requests: { type: "string", default: "20" },
+    },
   },
-});
-const size = parseSize(values.size);
-const REQUESTS = Number(values.requests);
+);
+const size = parseSize(values.size, refuse);
+const REQUESTS = count("requests");
 const ROUND_TIMEOUT_MS = 180_000;
 
 async function main(): Promise<void> {

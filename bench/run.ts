@@ -3,7 +3,6 @@
 // table and writes bench/results/<size>.json and docs/performance.md's table. Figures are medians over the
 // rounds, and ratios to http-driver measured in the same run.
 import type { ChildProcess } from "node:child_process";
-import { parseArgs } from "node:util";
 import type { Driver } from "neo4j-driver";
 import { BASELINE, IN_PROCESS, PRODUCT, startContenders, type HttpContender } from "./contenders.js";
 import { log, openBenchGraph, parseSize } from "./harness.js";
@@ -12,18 +11,22 @@ import { cpuMeter, localRedisPid, sampleRss } from "./proc.js";
 import { canonical, questions, toJson, type Question } from "./questions.js";
 import { report } from "./report.js";
 import type { Results } from "./targets.js";
+import { readCommandLine } from "../scripts/command-line.js";
 
-const { values } = parseArgs({
-  options: {
-    size: { type: "string", default: "10k" },
-    seconds: { type: "string", default: "10" },
-    rounds: { type: "string", default: "3" },
-    questions: { type: "string" },
+const { values, count, refuse } = readCommandLine(
+  "Usage: npm run bench -- --size 10k|100k|1m [--seconds 10] [--rounds 3] [--questions dashboard,wide]\n\nWhat it measures: the comment at the top of bench/run.ts.",
+  {
+    options: {
+      size: { type: "string", default: "10k" },
+      seconds: { type: "string", default: "10" },
+      rounds: { type: "string", default: "3" },
+      questions: { type: "string" },
+    },
   },
-});
-const size = parseSize(values.size);
-const secondsPerCell = Number(values.seconds);
-const rounds = Number(values.rounds);
+);
+const size = parseSize(values.size, refuse);
+const secondsPerCell = count("seconds");
+const rounds = count("rounds");
 const CONCURRENCIES = [1, 16] as const;
 const WARM_UP_SECONDS = 2;
 /**

@@ -1,16 +1,26 @@
 // Local Neo4j for development: `npm run db -- start|stop|status [--instance <name>] [--port <bolt port>]`
 // (the release is LOCAL_NEO4J_VERSION's).
-import { parseArgs } from "node:util";
-import { loadConfig } from "../src/config.js";
 import { instanceDir, runningServer, startLocalNeo4j, stopLocalNeo4j } from "../src/local-neo4j/server.js";
+import { readCommandLine } from "./command-line.js";
 
-const { positionals, values } = parseArgs({
+const USAGE = `Usage: npm run db -- start|stop|status [--instance <name>] [--port <bolt port>]
+
+Starts, stops or reports a local Neo4j server (instance "dev" by default; the release is
+LOCAL_NEO4J_VERSION's, Java from JAVA_HOME or the system's JDKs).`;
+
+const {
+  positionals,
+  values,
+  refuse,
+  config: readConfig,
+} = readCommandLine(USAGE, {
   allowPositionals: true,
   options: { instance: { type: "string", default: "dev" }, port: { type: "string" } },
 });
 const command = positionals[0] ?? "status";
+if (!["start", "stop", "status"].includes(command)) refuse(`Unknown command "${command}".`);
 const name = values.instance;
-const config = loadConfig(
+const config = readConfig(
   values.port === undefined ? process.env : { ...process.env, LOCAL_NEO4J_BOLT_PORT: values.port },
 );
 
@@ -47,7 +57,4 @@ switch (command) {
     console.log(`Data: ${instanceDir(name, config.localNeo4j.version)}`);
     break;
   }
-  default:
-    console.error(`Unknown command "${command}". Use start, stop or status.`);
-    process.exitCode = 2;
 }

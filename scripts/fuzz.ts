@@ -3,10 +3,15 @@
 // are sent as a burst of new documents.
 // A failure prints fast-check's seed and path; `--seed` replays the same requests.
 import { spawnSync } from "node:child_process";
-import { parseArgs } from "node:util";
 import { projectRoot } from "../src/project-root.js";
+import { readCommandLine } from "./command-line.js";
 
-const { values } = parseArgs({
+const USAGE = `Usage: npm run fuzz -- [--runs 10000] [--seed <n>] [--concurrency 1] [--query-timeout-ms 10000]
+
+Sends the suite's fuzz test's random requests to the real service and checks every answer
+(docs/development.md); --seed replays a failure's requests.`;
+
+const { values, count } = readCommandLine(USAGE, {
   options: {
     runs: { type: "string", default: "10000" },
     seed: { type: "string" },
@@ -15,9 +20,12 @@ const { values } = parseArgs({
     "query-timeout-ms": { type: "string", default: "10000" },
   },
 });
-const seed = values.seed ?? String(Date.now() % 2 ** 31);
+const runs = count("runs");
+const concurrency = count("concurrency");
+const queryTimeoutMs = count("query-timeout-ms");
+const seed = String(values.seed === undefined ? Date.now() % 2 ** 31 : count("seed", 0));
 process.stdout.write(
-  `Fuzzing ${values.runs} requests from ${values.concurrency} caller(s) with seed ${seed}.\n`,
+  `Fuzzing ${String(runs)} requests from ${String(concurrency)} caller(s) with seed ${seed}.\n`,
 );
 const run = spawnSync(
   process.execPath,
@@ -38,10 +46,10 @@ const run = spawnSync(
     stdio: "inherit",
     env: {
       ...process.env,
-      FUZZ_RUNS: values.runs,
+      FUZZ_RUNS: String(runs),
       FUZZ_SEED: seed,
-      FUZZ_CONCURRENCY: values.concurrency,
-      FUZZ_QUERY_TIMEOUT_MS: values["query-timeout-ms"],
+      FUZZ_CONCURRENCY: String(concurrency),
+      FUZZ_QUERY_TIMEOUT_MS: String(queryTimeoutMs),
     },
   },
 );

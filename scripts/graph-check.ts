@@ -1,11 +1,10 @@
 // `npm run graph:check`: reports every node that breaks the graph model (docs/api.md §8), exits 1
 // when it finds one. Reads the same Neo4j settings as the service (NEO4J_URI, or the local server).
-import { parseArgs } from "node:util";
-import { loadConfig } from "../src/config.js";
 import { checkGraph, formatReport } from "../src/graph-check/check.js";
 import { graphModel } from "../src/graph-check/model.js";
 import { readTypeDefs } from "../src/graphql/schema.js";
 import { connectNeo4j } from "../src/neo4j/connect.js";
+import { readCommandLine } from "./command-line.js";
 
 const USAGE = `Usage: npm run graph:check [-- --batch <nodes>]
 
@@ -16,20 +15,12 @@ beyond the years 0000-9999, a single-valued link with several targets, an id mis
 string. Prints a summary by label and problem with the first ids; exits 1 when it finds any.
 Neo4j: NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE (without NEO4J_URI, the local server).`;
 
-const { values } = parseArgs({
-  options: { batch: { type: "string" }, help: { type: "boolean", short: "h" } },
+const { count, config: readConfig } = readCommandLine(USAGE, {
+  options: { batch: { type: "string", default: "20000" } },
 });
-if (values.help === true) {
-  console.log(USAGE);
-  process.exit(0);
-}
-const batchSize = Number(values.batch ?? 20_000);
-if (!Number.isInteger(batchSize) || batchSize < 1) {
-  console.error(`--batch must be a positive whole number of nodes.\n\n${USAGE}`);
-  process.exit(2);
-}
+const batchSize = count("batch");
 
-const config = loadConfig();
+const config = readConfig();
 const { driver, uri } = await connectNeo4j(config, (line) => {
   console.error(line);
 });

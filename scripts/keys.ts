@@ -1,12 +1,11 @@
 // The key tool (contract §4, §10): `npm run keys -- --help` prints its usage. Reads the same Neo4j
 // settings as the service (NEO4J_URI, or the local server when it is unset).
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { ApiKeyStore } from "../src/auth/api-key-store.js";
-import { loadConfig } from "../src/config.js";
 import { readManifest } from "../src/documents/manifest.js";
 import { applySchemaFiles } from "../src/neo4j/apply-cypher.js";
 import { connectNeo4j } from "../src/neo4j/connect.js";
+import { readCommandLine } from "./command-line.js";
 
 const USAGE = `Usage: npm run keys -- <command>
 
@@ -26,38 +25,24 @@ Options: --help prints this text. Neo4j: NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD, 
 
 class UsageError extends Error {}
 
-function readArguments() {
-  try {
-    return parseArgs({
-      allowPositionals: true,
-      options: {
-        name: { type: "string" },
-        scope: { type: "string", multiple: true },
-        replace: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
-  } catch (error) {
-    // An unknown option or a missing value: say which, then how the tool is used.
-    console.error(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
-    process.exit(2);
-  }
-}
-
-const { positionals, values } = readArguments();
+const {
+  positionals,
+  values,
+  refuse,
+  config: readConfig,
+} = readCommandLine(USAGE, {
+  allowPositionals: true,
+  options: {
+    name: { type: "string" },
+    scope: { type: "string", multiple: true },
+    replace: { type: "boolean" },
+  },
+});
 const [command, id, file] = positionals;
-if (values.help === true) {
-  console.log(USAGE);
-  process.exit(0);
-}
-if (!["create", "list", "revoke", "trust", "untrust"].includes(command ?? "")) {
-  console.error(
-    `${command === undefined ? "No command given." : `Unknown command "${command}".`}\n\n${USAGE}`,
-  );
-  process.exit(2);
-}
+if (!["create", "list", "revoke", "trust", "untrust"].includes(command ?? ""))
+  refuse(command === undefined ? "No command given." : `Unknown command "${command}".`);
 
-const config = loadConfig();
+const config = readConfig();
 const log = (line: string) => {
   console.error(line);
 };

@@ -16,6 +16,7 @@ const RELEASE_INDEPENDENT = [
   "auth",
   "last-values",
   "clients",
+  "command-line",
   "cors",
   "explorer",
   "metrics",
