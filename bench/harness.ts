@@ -28,7 +28,7 @@ export type BenchSize = keyof typeof BENCH_SIZES & DemoDataSize;
 
 /** `--size`'s graph; anything else is refused by the tool's `refuse` (scripts/command-line.ts). */
 export function parseSize(value: string | undefined, refuse: (why: string) => never): BenchSize {
-  return value !== undefined && value in BENCH_SIZES
+  return value !== undefined && Object.hasOwn(BENCH_SIZES, value)
     ? (value as BenchSize)
     : refuse(`--size is 10k, 100k or 1m, not ${JSON.stringify(value)}.`);
 }
