@@ -305,22 +305,30 @@ function connectionValue(
       }
       case "edges": {
         const x = row();
-        const edge = mapOf(objectType(named), child, (edgeField, node) =>
-          edgeField.name === "cursor"
-            ? parts.cursor(x)
-            : nodeValue(compilation, x, objectType(getNamedType(node.type)), edgeField),
-        );
+        const edge = mapOf(objectType(named), child, (edgeField, field) => {
+          if (edgeField.name === "cursor") return parts.cursor(x);
+          if (edgeField.name === "node")
+            return nodeValue(compilation, x, objectType(getNamedType(field.type)), edgeField);
+          return notAPart(named, edgeField);
+        });
         return `[${x} IN ${parts.page} | ${edge}]`;
       }
       case "pageInfo":
-        return mapOf(objectType(named), child, (info) =>
-          info.name === "hasNextPage" ? parts.hasNextPage : parts.endCursor,
-        );
+        return mapOf(objectType(named), child, (info) => {
+          if (info.name === "hasNextPage") return parts.hasNextPage;
+          if (info.name === "endCursor") return parts.endCursor;
+          return notAPart(named, info);
+        });
       default:
-        throw new Error(`${type.name}.${child.name} is not a part of a connection`);
+        return notAPart(type, child);
     }
   });
 }
+
+/** A field of a connection's types that its parts do not write: the schema has grown past them. */
+const notAPart = (type: GraphQLNamedType, field: Selection): never => {
+  throw new Error(`${type.name}.${field.name} is not a part of a connection`);
+};
 
 /**
  * The entries (`` `responseKey`: value ``) of what `selection` selects of `type`, each field's
