@@ -31,20 +31,20 @@ describe("combineQueries", () => {
     parameters: { param0: "d1" },
   };
 
-  it("makes one query of COLLECT subqueries, with the parameters renamed apart", () => {
+  it("makes one query of COLLECT subqueries in the order of their texts, with the parameters renamed apart", () => {
     const combined = combineQueries([first, second]);
     expect(combined?.text).to.equal(
-      "CYPHER 5\nRETURN COLLECT {\nMATCH (t:Topic) RETURN t LIMIT $r0_param0\nRETURN t AS this\n} AS r0,\n" +
-        "COLLECT {\nMATCH (d {id: $r1_param0}) WITH d AS this0\nRETURN this0 AS this\n} AS r1",
+      "CYPHER 5\nRETURN COLLECT {\nMATCH (d {id: $r0_param0}) WITH d AS this0\nRETURN this0 AS this\n} AS r0,\n" +
+        "COLLECT {\nMATCH (t:Topic) RETURN t LIMIT $r1_param0\nRETURN t AS this\n} AS r1",
     );
-    expect(combined?.parameters).to.deep.equal({ r0_param0: 2, r1_param0: "d1" });
+    expect(combined?.parameters).to.deep.equal({ r0_param0: "d1", r1_param0: 2 });
   });
 
   it("splits the combined record into one result per query, one row per list element", () => {
     const combined = combineQueries([first, second]);
     const summary = { counters: "the combined summary" };
     const result = {
-      records: [new Neo4jRecord(["r0", "r1"], [[{ id: "t1" }, { id: "t2" }], []])],
+      records: [new Neo4jRecord(["r0", "r1"], [[], [{ id: "t1" }, { id: "t2" }]])],
       summary,
     } as unknown as QueryResult;
     const [a, b] = combined?.split(result) ?? [];
@@ -54,6 +54,23 @@ describe("combineQueries", () => {
     ]);
     expect(b?.records).to.deep.equal([]);
     expect(a?.summary).to.equal(summary);
+  });
+
+  it("writes the same text for the same queries in any order, and splits the result back in the order given", () => {
+    const forth = combineQueries([first, second]);
+    const back = combineQueries([second, first]);
+    expect(back?.text).to.equal(forth?.text);
+    expect(back?.parameters).to.deep.equal(forth?.parameters);
+    const result = {
+      // `second`'s text comes first.
+      records: [new Neo4jRecord(["r0", "r1"], [[{ id: "d1" }], [{ id: "t1" }]])],
+    } as unknown as QueryResult;
+    const ids = (combined: typeof forth) =>
+      combined
+        ?.split(result)
+        .map(({ records }) => records.map((record) => (record.get("this") as { id: string }).id));
+    expect(ids(forth)).to.deep.equal([["t1"], ["d1"]]);
+    expect(ids(back)).to.deep.equal([["d1"], ["t1"]]);
   });
 
   it("declines queries that do not end in one returned column or differ in their options", () => {
@@ -84,11 +101,12 @@ describe("CombinedQueries", () => {
     const combined = combinations.of([first, second]);
     expect(combined?.text).to.equal(combineQueries([first, second])?.text);
     expect(combinations.of([first, second])).to.equal(combined);
-    // New parameters objects (new values) and another order are other combinations.
+    // New parameters objects (new values) are another combination.
     const other = combinations.of([first, { ...second, parameters: { id: "d2" } }]);
     expect(other).not.to.equal(combined);
-    expect(other?.parameters).to.deep.equal({ r0_limit: 2, r1_id: "d2" });
-    expect(combinations.of([second, first])?.text).to.equal(combineQueries([second, first])?.text);
+    expect(other?.parameters).to.deep.equal({ r0_id: "d2", r1_limit: 2 });
+    // Another order is the same text, split back in its own order.
+    expect(combinations.of([second, first])?.text).to.equal(combined?.text);
   });
 
   it("never lets a parameters object seen before stand for another text", () => {
@@ -96,7 +114,7 @@ describe("CombinedQueries", () => {
     const combined = combinations.of([first, second]);
     const reused = combinations.of([first, { ...second, text: second.text.replace("$id", "$id OR true") }]);
     expect(reused).not.to.equal(combined);
-    expect(reused?.text).to.include("$r1_id OR true");
+    expect(reused?.text).to.include("$r0_id OR true");
   });
 
   it("declines what combineQueries declines", () => {

@@ -337,7 +337,8 @@ describe("nested fields compiled as one expression each (no database)", () => {
     const cypher = await cypherOf(
       "{ decisions { topic { decisions { topic { id } } } decidedBy { decisionsMade { decidedBy { id } } } } }",
     );
-    for (const name of ["t1", "d2", "t3", "p4", "d5", "p6"])
+    // Numbered in the order of the projection's keys (canonical.ts): decidedBy before topic.
+    for (const name of ["p1", "d2", "p3", "t4", "d5", "t6"])
       expect(cypher.match(new RegExp(`\\(${name}:`, "g")), name).to.have.length(1);
   });
 
@@ -356,9 +357,12 @@ describe("nested fields compiled as one expression each (no database)", () => {
     expect(projection).to.include("$f1_first");
     expect(projection).to.include("$f3_first");
     expect(cypher).not.to.match(/\$after\b/);
-    // Projected from the connection's parts, by response key: no map of the connection's own
-    // written first and read again (`c2.edges`).
-    expect(projection).to.include("{`totalCount`: size(rows1), `nodes`: [x");
+    // Projected from the connection's parts, by field name: no map of the connection's own
+    // written first and read again (`c2.edges`). A field asked twice is keyed by each response key.
+    expect(projection).to.include("RETURN {`decisionsConnection@1`: [rows1 IN [COLLECT {");
+    expect(projection).to.include(
+      "| {`nodes`: [x2 IN rows1[..$f1_first] | {`id`: x2.id}], `totalCount`: size(rows1)}",
+    );
     expect(projection).not.to.match(/\bc\d+\./);
   });
 
@@ -371,9 +375,7 @@ describe("nested fields compiled as one expression each (no database)", () => {
 
   it("projects a root connection from its rows and count, written once by its statement", async () => {
     const cypher = await cypherOf("{ featuresConnection(first: 2) { totalCount edges { cursor } } }");
-    expect(cypher).to.include(
-      "WITH {rows: rows, total: total} AS c RETURN {`totalCount`: c.total, `edges`: [x",
-    );
+    expect(cypher).to.include("WITH {rows: rows, total: total} AS c RETURN {`edges`: [x");
     expect(cypher).to.include(" IN c.rows[..$first] | {`cursor`: ['Feature']");
     expect(cypher).not.to.match(/\bc\.(edges|nodes|pageInfo|totalCount)\b/);
     // Without `totalCount`, no count is read.
@@ -384,7 +386,19 @@ describe("nested fields compiled as one expression each (no database)", () => {
 
   it("projects a node under two response keys from literal maps, never a map projection", async () => {
     const cypher = await cypherOf("{ decisions { id other: id title } }");
-    expect(cypher).to.include("RETURN {`id`: d.id, `other`: d.id, `title`: d.title} AS this");
+    expect(cypher).to.include("RETURN {`id@1`: d.id, `id@2`: d.id, `title`: d.title, `@id`: d.id} AS this");
+  });
+
+  it("writes one text for one question, whatever its aliases and the order of its fields", async () => {
+    const plain = await cypherOf(
+      '{ topic(id: "t1") { id name decisions(limit: 2) { title decidedBy { name } } } }',
+    );
+    expect(plain).to.include("RETURN {`decisions`: COLLECT {");
+    for (const worded of [
+      '{ topic(id: "t1") { decisions(limit: 2) { decidedBy { name } title } name id } }',
+      '{ t: topic(id: "t1") { key: id list: decisions(limit: 2) { by: decidedBy { who: name } heading: title } label: name } }',
+    ])
+      expect(await cypherOf(worded), worded).to.equal(plain);
   });
 });
 

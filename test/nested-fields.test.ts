@@ -34,6 +34,66 @@ describe("nested fields on the fixture graph", () => {
     expect(counter.queries()).to.equal(1);
   });
 
+  it("sends one Cypher text for one question, whatever its aliases and the order of its fields, answering under the request's own keys in its order", async () => {
+    const ask = async (query: string) => {
+      counter.reset();
+      const { status, body } = await service.graphql(query);
+      expect(status, JSON.stringify(body)).to.equal(200);
+      expect(body.errors).to.equal(undefined);
+      return {
+        data: body.data,
+        texts: counter
+          .recorded()
+          .map(({ text }) => text)
+          .sort(),
+      };
+    };
+    type Row = { id: string; title: string; decidedBy: { name: string } | null };
+    const plain = await ask(
+      '{ topic(id: "t1") { name decisions(limit: 3) { id title decidedBy { name } } } }',
+    );
+    const topic = plain.data.topic as { name: string; decisions: Row[] };
+    expect(topic.decisions).to.have.length(3);
+    const worded = await ask(
+      '{ t: topic(id: "t1") { decisions(limit: 3) { decidedBy { who: name } heading: title key: id } label: name } }',
+    );
+    expect(worded.texts).to.deep.equal(plain.texts);
+    expect(worded.data).to.deep.equal({
+      t: {
+        decisions: topic.decisions.map((row) => ({
+          decidedBy: row.decidedBy === null ? null : { who: row.decidedBy.name },
+          heading: row.title,
+          key: row.id,
+        })),
+        label: topic.name,
+      },
+    });
+    expect(Object.keys(worded.data.t)).to.deep.equal(["decisions", "label"]);
+    expect(Object.keys(worded.data.t.decisions[0])).to.deep.equal(["decidedBy", "heading", "key"]);
+
+    // A field asked twice at one level, each under its own key.
+    const twice = await ask(
+      '{ topic(id: "t1") { b: decisions(limit: 1) { id } a: decisions(limit: 3) { id again: id } } }',
+    );
+    const ids = topic.decisions.map((row) => row.id);
+    expect(twice.data.topic).to.deep.equal({
+      b: [{ id: ids[0] }],
+      a: ids.map((id) => ({ id, again: id })),
+    });
+
+    // Root fields in another order: the same statements.
+    const roots = [
+      "features(stage: IDEA) { id }",
+      "decisions(limit: 2) { id title }",
+      'topic(id: "t1") { name }',
+    ];
+    const forth = await ask(`{ ${roots.join(" ")} }`);
+    const back = await ask(`{ ${[...roots].reverse().join(" ")} }`);
+    expect(back.texts).to.deep.equal(forth.texts);
+    expect(back.data).to.deep.equal(forth.data);
+    expect(Object.keys(back.data)).to.deep.equal(["topic", "decisions", "features"]);
+  });
+
   it("asks a new document's five root fields apart, then, once it repeats, as one combined query, answering exactly what five requests answer", async () => {
     const fields = [
       "decisions(topicId: $topic, limit: 3) { id title decidedBy { name } }",

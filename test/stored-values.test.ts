@@ -61,6 +61,8 @@ describe("values the ingest stored wrong (contract §3, field errors)", function
     ]);
     const aliased = await answer('{ decision(id: "d2") { id: status title } }');
     expect(aliased.errors[0]?.message).to.equal('Decision "d2" has no title, which the schema requires.');
+    const idAliased = await answer('{ decision(id: "d2") { key: id title } }');
+    expect(idAliased.errors[0]?.message).to.equal('Decision "d2" has no title, which the schema requires.');
   });
 
   it("a root list: every row in order, a nullable value null with its error (instants at Neo4j's limits included)", async function () {

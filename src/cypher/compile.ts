@@ -7,9 +7,10 @@
 //
 // Variables and parameters are named apart per nested field (`d3`, `$f3_limit`): a subquery
 // expression sees every variable of the query around it, so a name used twice would read the
-// outer row instead of declaring its own. Nodes are projected as literal maps keyed by the
-// request's response keys (`{title: d3.title}`): Neo4j 5.26 and 2026.09 read null for the second
-// read of one property in a map projection of a value of unknown type (`n {.id, a: n.id}`).
+// outer row instead of declaring its own. Nodes are projected as literal maps (`{title: d3.title}`):
+// Neo4j 5.26 and 2026.09 read null for the second read of one property in a map projection of a
+// value of unknown type (`n {.id, a: n.id}`). Their keys are the fields' own names, in order, not
+// the request's aliases (canonical.ts): one question is one text, however the document words it.
 import {
   getNamedType,
   getNullableType,
@@ -28,6 +29,7 @@ import {
 } from "graphql";
 import neo4j from "neo4j-driver";
 import { cypherArguments } from "./arguments.js";
+import { canonicalSelection, type ResponseKeys } from "./canonical.js";
 import { nestedConnection, rootConnectionParts, type ConnectionParts } from "./connections.js";
 import { ELEMENT_TYPES, type ElementType } from "../domain/table.js";
 import { NODE_TYPES } from "../domain/graph.js";
@@ -50,6 +52,8 @@ const kept = (type: ElementType, v: string, request: FieldRequest): string[] => 
 export interface CompiledQuery {
   text: string;
   parameters: Record<string, unknown>;
+  /** How its rows' keys become the request's response keys; undefined when they are those already (canonical.ts). */
+  responseKeys?: ResponseKeys;
 }
 
 /** How a root field's rows are read: its statement's builder and the column it returns. */
@@ -105,18 +109,20 @@ class Compilation {
   }
 }
 
-/** Cypher's name for a map key: any response key, quoted. */
+/** Cypher's name for a map key (a field's name, or `name@2` for a field asked twice: canonical.ts), quoted. */
 const key = (name: string) => `\`${name}\``;
 
 /**
  * The one query of a root field: its statement's rows as `column`, each projected as the request
- * selects it, returned as `this` (one record per row).
+ * selects it, returned as `this` (one record per row), with how the rows' keys become the
+ * request's response keys (canonical.ts).
  */
 export function compileRootField(
   schema: GraphQLSchema,
-  selection: Selection,
+  asked: Selection,
   root: RootStatement,
 ): CompiledQuery {
+  const { selection, responseKeys } = canonicalSelection(asked, ELEMENTS);
   const compilation = new Compilation(schema);
   const queryType = schema.getQueryType();
   const field = queryType?.getFields()[selection.name];
@@ -146,10 +152,11 @@ export function compileRootField(
   for (const name of Object.keys(constants))
     if (Object.hasOwn(compilation.parameters, name))
       throw new Error(`A parameter shadows the constant ${name}`);
-  return { text, parameters: { ...compilation.parameters, ...constants } };
+  const parameters = { ...compilation.parameters, ...constants };
+  return responseKeys === undefined ? { text, parameters } : { text, parameters, responseKeys };
 }
 
-/** The selections of `type` below a field, by response key. */
+/** The selections of `type` below a field, by key (canonical.ts: a field's name, in order). */
 const selected = (
   selection: Selection,
   type: GraphQLObjectType | GraphQLInterfaceType,
@@ -367,7 +374,7 @@ const isVariable = (expression: string) => /^[A-Za-z_]\w*$/.test(expression);
  * A `Node` of any element type (contract §7 part 4) as its type's projection, tagged with its
  * type ({@link NODE_TYPE_KEY}): the interface's fields once for every type, and for each type a
  * fragment names (`... on Decision { title }`) its own fields added in a branch of its own. A
- * response key both select is rendered in each branch from the merged selection, and for the
+ * key both select is rendered in each branch from the merged selection, and for the
  * other types from the interface's alone: only such keys appear more than once in the text.
  */
 function anyNodeValue(

@@ -17,6 +17,7 @@ import {
   type CompiledQuery,
   type RootStatement,
 } from "../cypher/compile.js";
+import { withResponseKeys } from "../cypher/canonical.js";
 import { NESTED_FIELDS } from "../cypher/nested.js";
 import { GRAPH_FIELDS } from "../cypher/graph.js";
 import { ELEMENT_TYPES } from "../domain/table.js";
@@ -102,7 +103,10 @@ export function compileRootFields(schema: GraphQLSchema, roots: ReadonlyMap<stri
       );
       const runner = context.executionContext as QueryRunner;
       const { records } = await runner.run(query.text, query.parameters);
-      const values = records.map((record) => record.get(0) as unknown);
+      const { responseKeys } = query;
+      const values = records.map((record): unknown =>
+        responseKeys === undefined ? record.get(0) : withResponseKeys(responseKeys, record.get(0)),
+      );
       return list ? values : (values[0] ?? null);
     };
   }

@@ -48,35 +48,44 @@ export function queriesSent(queries: readonly CypherQuery[]): CypherQuery[] {
 }
 
 /**
+ * Orders queries by their texts: the order in which one text holds several root fields', so that
+ * a document asking the same root fields in another order is the same text (one plan).
+ */
+export const byText = (a: CypherQuery, b: CypherQuery): number =>
+  a.text < b.text ? -1 : a.text > b.text ? 1 : 0;
+
+/**
  * Several root fields' queries as one: `RETURN COLLECT { q0 } AS r0, COLLECT { q1 } AS r1, …`,
- * each query a subquery expression returning its rows as one list, its parameters renamed apart
- * (`$param0` of the second query becomes `$r1_param0`). One round trip and one statement for all
- * of them. Undefined when the queries do not all start with the same options and
- * end with one returned column, which is what `COLLECT { }` needs.
+ * each query a subquery expression returning its rows as one list, in the order of their texts
+ * ({@link byText}), its parameters renamed apart (`$param0` of the second query becomes
+ * `$r1_param0`). One round trip and one statement for all of them. Undefined when the queries do
+ * not all start with the same options and end with one returned column, which is what `COLLECT { }`
+ * needs.
  */
 export function combineQueries(queries: readonly CypherQuery[]): CombinedQuery | undefined {
-  const parts = queries.map(({ text }) => {
-    const options = OPTIONS.exec(text)?.[0] ?? "";
-    return { options, body: text.slice(options.length), column: returnedColumn(text) };
+  const parts = queries.map((query) => {
+    const options = OPTIONS.exec(query.text)?.[0] ?? "";
+    return { query, options, body: query.text.slice(options.length), column: returnedColumn(query.text) };
   });
   const options = parts[0]?.options;
   if (parts.some((part) => part.column === undefined || part.options !== options)) return undefined;
 
+  const ordered = [...parts].sort((a, b) => byText(a.query, b.query));
   const parameters: Record<string, unknown> = {};
-  const columns = parts.map((part, index) => {
-    const prefix = `r${String(index)}_`;
-    const own = queries[index]?.parameters ?? {};
+  const columns = ordered.map(({ query, body }, column) => {
+    const prefix = `r${String(column)}_`;
+    const own = query.parameters;
     for (const [name, value] of Object.entries(own)) parameters[prefix + name] = value;
-    const body = renameParameters(part.body, (name) => (Object.hasOwn(own, name) ? prefix + name : name));
-    return `COLLECT {\n${body}\n} AS r${String(index)}`;
+    const renamed = renameParameters(body, (name) => (Object.hasOwn(own, name) ? prefix + name : name));
+    return `COLLECT {\n${renamed}\n} AS r${String(column)}`;
   });
   return {
     text: `${options ?? ""}RETURN ${columns.join(",\n")}`,
     parameters,
     split: (result) => {
       const [record] = result.records;
-      return parts.map((part, index) => {
-        const rows = (record?.get(`r${String(index)}`) ?? []) as unknown[];
+      return parts.map((part) => {
+        const rows = (record?.get(`r${String(ordered.indexOf(part))}`) ?? []) as unknown[];
         const keys = [part.column ?? ""];
         // One field lookup for every row, as the driver shares one among its records: a record
         // given none builds its own dictionary (1.5 % of the service's CPU in the wide query's profile).

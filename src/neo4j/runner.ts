@@ -1,5 +1,11 @@
 import neo4j, { type Driver, type QueryResult, type Session } from "neo4j-driver";
-import { combineQueries, type CombinedQueries, type CombinedQuery, type CypherQuery } from "./combine.js";
+import {
+  byText,
+  combineQueries,
+  type CombinedQueries,
+  type CombinedQuery,
+  type CypherQuery,
+} from "./combine.js";
 import { answerWithin, DEADLINE_MARGIN_MS } from "./deadline.js";
 import { planningUnits, PlanningRefused, type FirstAskings } from "../overload/first-askings.js";
 import { planningRefusal } from "../overload/stage.js";
@@ -78,7 +84,9 @@ export function queryRunner(
         ? combineQueries(queries)
         : settings.combinations.of(queries);
   const flush = () => {
-    const batch = waiting;
+    // In the order of their texts, as a combination holds them: the same root fields asked in
+    // another order are the same pieces and the same combination (one plan each).
+    const batch = waiting.sort(byText);
     waiting = [];
     let combined: CombinedQuery | undefined;
     let pieces: Piece[] | undefined;

@@ -14,6 +14,7 @@ import { startTestNeo4j, stopTestNeo4j } from "./test-neo4j.js";
  */
 const RELEASE_INDEPENDENT = [
   "auth",
+  "canonical",
   "last-values",
   "clients",
   "command-line",
