@@ -3,7 +3,15 @@
 // with random subsets of their filters, random selections with nested lists, links, connections
 // (with `totalCount` or a cursor, sometimes) and group statistics, one to six root fields.
 import fc from "fast-check";
-import { Kind, parse, type OperationDefinitionNode, type SelectionSetNode } from "graphql";
+import {
+  Kind,
+  parse,
+  print,
+  visit,
+  type DocumentNode,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from "graphql";
 import { encodeCursor } from "../src/cypher/cursor.js";
 
 /** Ids and values of the bench graph the filters name. */
@@ -235,4 +243,21 @@ export function rootFieldNesting(document: string): number[] {
   return (operation?.selectionSet.selections ?? []).map((field) =>
     field.kind === Kind.FIELD ? nesting(field.selectionSet) : 0,
   );
+}
+
+/**
+ * `document` worded otherwise, asking the same: every field under an alias of its own (`k_` and
+ * its response key, which keeps the order of response keys), every selection set reversed.
+ */
+export function reworded(document: DocumentNode): DocumentNode;
+export function reworded(document: string): string;
+export function reworded(document: DocumentNode | string): DocumentNode | string {
+  if (typeof document === "string") return print(reworded(parse(document)));
+  return visit(document, {
+    Field: (node) => ({
+      ...node,
+      alias: { kind: Kind.NAME, value: `k_${node.alias?.value ?? node.name.value}` },
+    }),
+    SelectionSet: { leave: (node) => ({ ...node, selections: [...node.selections].reverse() }) },
+  });
 }

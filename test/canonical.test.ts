@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import fc from "fast-check";
-import { Kind, parse, specifiedRules, validate, visit, type DocumentNode } from "graphql";
+import { parse, specifiedRules, validate, type DocumentNode } from "graphql";
+import { reworded } from "../bench/cold-shapes.js";
 import { canonicalSelection, withResponseKeys } from "../src/cypher/canonical.js";
 import type { Selection } from "../src/cypher/request.js";
 import { translatingSchema } from "../src/graphql/schema.js";
@@ -173,16 +174,6 @@ describe("withResponseKeys", () => {
     });
   });
 });
-
-/** `document` worded otherwise: every field under an alias of its own (`k_` and its response key), every selection set reversed. */
-const reworded = (document: DocumentNode): DocumentNode =>
-  visit(document, {
-    Field: (node) => ({
-      ...node,
-      alias: { kind: Kind.NAME, value: `k_${node.alias?.value ?? node.name.value}` },
-    }),
-    SelectionSet: { leave: (node) => ({ ...node, selections: [...node.selections].reverse() }) },
-  });
 
 describe("one text for one question (no database)", () => {
   it("sends the same Cypher for any valid generated document and the same document reworded (property)", async function () {
