@@ -246,18 +246,21 @@ export function rootFieldNesting(document: string): number[] {
 }
 
 /**
- * `document` worded otherwise, asking the same: every field under an alias of its own (`k_` and
- * its response key, which keeps the order of response keys), every selection set reversed.
+ * `document` worded otherwise, asking the same: every alias renamed (`k_` and its response key,
+ * which keeps the order of response keys), more fields given one while the document holds at most
+ * `aliasesAtMost` (the contract's limit for a document that is sent), every selection set reversed.
  */
-export function reworded(document: DocumentNode): DocumentNode;
-export function reworded(document: string): string;
-export function reworded(document: DocumentNode | string): DocumentNode | string {
-  if (typeof document === "string") return print(reworded(parse(document)));
+export function reworded(document: DocumentNode, aliasesAtMost?: number): DocumentNode;
+export function reworded(document: string, aliasesAtMost?: number): string;
+export function reworded(document: DocumentNode | string, aliasesAtMost = Infinity): DocumentNode | string {
+  if (typeof document === "string") return print(reworded(parse(document), aliasesAtMost));
+  let aliases = 0;
+  visit(document, { Field: (node) => void (node.alias === undefined || aliases++) });
   return visit(document, {
-    Field: (node) => ({
-      ...node,
-      alias: { kind: Kind.NAME, value: `k_${node.alias?.value ?? node.name.value}` },
-    }),
+    Field: (node) =>
+      node.alias === undefined && aliases++ >= aliasesAtMost
+        ? node
+        : { ...node, alias: { kind: Kind.NAME, value: `k_${node.alias?.value ?? node.name.value}` } },
     SelectionSet: { leave: (node) => ({ ...node, selections: [...node.selections].reverse() }) },
   });
 }
