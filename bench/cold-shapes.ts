@@ -255,7 +255,11 @@ export function reworded(document: string, aliasesAtMost?: number): string;
 export function reworded(document: DocumentNode | string, aliasesAtMost = Infinity): DocumentNode | string {
   if (typeof document === "string") return print(reworded(parse(document), aliasesAtMost));
   let aliases = 0;
-  visit(document, { Field: (node) => void (node.alias === undefined || aliases++) });
+  visit(document, {
+    Field: (node) => {
+      if (node.alias !== undefined) aliases++;
+    },
+  });
   return visit(document, {
     Field: (node) =>
       node.alias === undefined && aliases++ >= aliasesAtMost
