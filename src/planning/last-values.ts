@@ -2,9 +2,9 @@
  * The values each known statement was last answered with (issue 32). A Neo4j that has just
  * started plans at `EXPLAIN`, but builds a statement's runtime plan at its first execution, and its
  * page cache and compiled code are cold: a known document's first request after a restart took
- * 5–20× its warm time, pre-planned, and its second about its warm time. So pre-planning runs a
- * known statement it has values for (read-only, as the request that gave them did) instead of
- * only planning it, and the dashboard's first request after a restart is a second one.
+ * 5–20× its warm time, pre-planned. So pre-planning runs a known statement it has values for
+ * (read-only, as the request that gave them did) instead of only planning it, three times
+ * (preplan.ts, `WARM_UP_RUNS`), and the dashboard's first request after a restart is a fourth one.
  *
  * Only the texts of the last pre-planning round are kept, each with the values of its last
  * answer: bounded by the round's size, in this process's memory only.
