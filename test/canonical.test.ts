@@ -115,6 +115,27 @@ describe("canonicalSelection", () => {
   });
 });
 
+describe("canonicalSelection under an interface", () => {
+  it("keys a field the interface and a fragment both select from both selections merged, in every type's entry", () => {
+    const neighborhood = (...fields: Selection[]) =>
+      field("neighborhood", "nb", on("Neighborhood", ...fields));
+    const asked = field("node", "node", {
+      ...on("Node", neighborhood(field("nodes", "n", on("NeighborhoodNode", field("distance", "d"))))),
+      ...on("Topic", neighborhood(field("truncated", "t"))),
+    });
+    const { selection, responseKeys } = canonicalSelection(asked, ELEMENTS);
+    const below = (type: string) => keysOf(selection.fieldsByTypeName[type]?.neighborhood ?? field("none"));
+    expect(below("Node")).to.deep.equal({ Neighborhood: ["nodes=nodes", "truncated=truncated"] });
+    expect(below("Topic")).to.deep.equal(below("Node"));
+    if (responseKeys === undefined) throw new Error("renaming expected");
+    const value = { neighborhood: { nodes: [{ distance: 1 }], truncated: false }, "@type": "Topic" };
+    expect(withResponseKeys(responseKeys, value)).to.deep.equal({
+      nb: { n: [{ d: 1 }], t: false },
+      "@type": "Topic",
+    });
+  });
+});
+
 describe("withResponseKeys", () => {
   const asked = field(
     "topics",

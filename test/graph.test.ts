@@ -106,6 +106,31 @@ describe("neighborhoods and paths (contract §7 part 4)", () => {
       expect(whole.neighborhood.nodes).to.have.length(2);
       expect(data.topic).to.deep.equal({ id: "t1", name: "Pricing", ...data.whole });
       expect(data.person).to.deep.equal({ id: "p1", name: "Ada Lovelace", ...data.personOwn });
+
+      // The same under aliases, below the merged field too (the Cypher keys fields by name).
+      const aliased = `key: id nb: neighborhood(limit: 2) { t: truncated }
+        ... on Topic { label: name nb: neighborhood(limit: 2) { n: nodes { d: distance node { i: id } } } } ... on Person { label: name }`;
+      const again = await ask(`{
+        topic: node(type: TOPIC, id: "t1") { ${aliased} }
+        person: node(type: PERSON, id: "p1") { ${aliased} }
+      }`);
+      type Whole = {
+        neighborhood: { truncated: boolean; nodes: { distance: number; node: { id: string } }[] };
+      };
+      const { neighborhood } = data.whole as Whole;
+      expect(again.topic).to.deep.equal({
+        key: "t1",
+        label: "Pricing",
+        nb: {
+          t: neighborhood.truncated,
+          n: neighborhood.nodes.map(({ distance, node }) => ({ d: distance, node: { i: node.id } })),
+        },
+      });
+      expect(again.person).to.deep.equal({
+        key: "p1",
+        label: "Ada Lovelace",
+        nb: { t: (data.personOwn as Whole).neighborhood.truncated },
+      });
     });
 
     it("answers every node's neighborhoods as the oracle's breadth-first search: distances, order, limit, links and truncated", async () => {

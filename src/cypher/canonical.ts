@@ -43,6 +43,25 @@ export function canonicalSelection(
       keys.add(responseKey);
       keysOfField.set(field.name, keys);
     }
+  // A response key of an interface's fields that a fragment on one of its types selects too is
+  // one field of that type (GraphQL's validation: the same name and arguments), compiled from both
+  // selections merged (compile.ts, `anyNodeValue`): every type's entry of it holds the union of
+  // all of them, keyed once, so that the keys below it agree.
+  const ofInterface = new Map<string, Selection[]>();
+  for (const [typeName, fields] of levels)
+    if (!elementTypes.has(typeName))
+      for (const [responseKey, field] of Object.entries(fields)) ofInterface.set(responseKey, [field]);
+  for (const [typeName, fields] of levels)
+    if (elementTypes.has(typeName))
+      for (const [responseKey, field] of Object.entries(fields)) ofInterface.get(responseKey)?.push(field);
+  const merged = new Map<string, ReturnType<typeof canonicalSelection>>();
+  const canonicalBelow = (responseKey: string, field: Selection) => {
+    const selections = ofInterface.get(responseKey);
+    if (selections === undefined) return canonicalSelection(field, elementTypes);
+    const known = merged.get(responseKey) ?? canonicalSelection(selections.reduce(union), elementTypes);
+    merged.set(responseKey, known);
+    return known;
+  };
   // A field asked under several response keys is keyed by each one's place among them.
   const places = new Map<string, string[]>();
   for (const [name, keys] of keysOfField) if (keys.size > 1) places.set(name, [...keys].sort());
@@ -59,8 +78,8 @@ export function canonicalSelection(
     const entries = Object.entries(fields)
       .map(([responseKey, field]) => {
         const key = written(responseKey, field);
-        const below = canonicalSelection(field, elementTypes);
-        return { key, responseKey, field: { ...below.selection, alias: key }, below: below.responseKeys };
+        const { selection: canonical, responseKeys } = canonicalBelow(responseKey, field);
+        return { key, responseKey, field: { ...canonical, alias: key }, below: responseKeys };
       })
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     // GraphQL answers `__typename` itself, from the type.
@@ -78,6 +97,20 @@ export function canonicalSelection(
     selection: { ...selection, fieldsByTypeName },
     responseKeys: renamed ? { always, byType } : undefined,
   };
+}
+
+/** Both selections of one response key as one: the fields below each, merged by response key. */
+function union(a: Selection, b: Selection): Selection {
+  const fieldsByTypeName: Selection["fieldsByTypeName"] = { ...a.fieldsByTypeName };
+  for (const [typeName, fields] of Object.entries(b.fieldsByTypeName)) {
+    const into = { ...(fieldsByTypeName[typeName] ?? {}) };
+    for (const [responseKey, field] of Object.entries(fields)) {
+      const known = into[responseKey];
+      into[responseKey] = known === undefined ? field : union(known, field);
+    }
+    fieldsByTypeName[typeName] = into;
+  }
+  return { ...a, fieldsByTypeName };
 }
 
 /**
