@@ -1,6 +1,21 @@
 import { expect } from "chai";
+import fc from "fast-check";
+import { parse, validate } from "graphql";
+import { reworded } from "../bench/cold-shapes.js";
+import { LIMITS } from "../src/contract.js";
 import { countingDriver } from "./support/counting-driver.js";
-import { startCountingService, type RunningService } from "./support/service.js";
+import { documentArbitrary } from "./support/fuzz.js";
+import { buildTestSchema, startCountingService, type RunningService } from "./support/service.js";
+
+/** `value` with one leading `k_` taken off every key, as {@link reworded} put it on. */
+const unworded = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(unworded)
+    : typeof value === "object" && value !== null
+      ? Object.fromEntries(
+          Object.entries(value).map(([key, held]) => [key.replace(/^k_/, ""), unworded(held)]),
+        )
+      : value;
 
 describe("nested fields on the fixture graph", () => {
   let service: RunningService;
@@ -92,6 +107,43 @@ describe("nested fields on the fixture graph", () => {
     expect(back.texts).to.deep.equal(forth.texts);
     expect(back.data).to.deep.equal(forth.data);
     expect(Object.keys(back.data)).to.deep.equal(["topic", "decisions", "features"]);
+  });
+
+  it("answers any valid generated document reworded (aliases, fields reversed) with the same data and errors under its own keys (property)", async function () {
+    this.timeout(240_000);
+    const schema = await buildTestSchema();
+    let compared = 0;
+    await fc.assert(
+      fc.asyncProperty(documentArbitrary(schema), async ({ text, variables }) => {
+        let document;
+        try {
+          document = parse(text);
+        } catch {
+          return; // the generator's mischief
+        }
+        if (validate(schema, document).length > 0) return;
+        const asked = await service.graphql(text, variables);
+        const again = await service.graphql(reworded(text, LIMITS.aliases), variables);
+        expect(again.status, text).to.equal(asked.status);
+        if (asked.status !== 200) return;
+        // Each error's message and path (response keys without `k_`), in one order: the reworded
+        // document's fields run in reverse order.
+        const errors = (body: typeof asked.body) =>
+          ((body.errors ?? []) as { message: string; path?: unknown[] }[])
+            .map(({ message, path }) =>
+              JSON.stringify([
+                message,
+                path?.map((key) => (typeof key === "string" ? key.replace(/^k_/, "") : key)),
+              ]),
+            )
+            .sort();
+        expect(unworded(again.body.data), text).to.deep.equal(asked.body.data);
+        expect(errors(again.body), text).to.deep.equal(errors(asked.body));
+        compared++;
+      }),
+      { numRuns: 60 },
+    );
+    expect(compared).to.be.above(10);
   });
 
   it("asks a new document's five root fields apart, then, once it repeats, as one combined query, answering exactly what five requests answer", async () => {
