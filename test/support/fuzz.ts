@@ -13,6 +13,9 @@ import {
   isListType,
   isNonNullType,
   isObjectType,
+  parse,
+  validate,
+  type DocumentNode,
   type GraphQLArgument,
   type GraphQLInputType,
   type GraphQLInterfaceType,
@@ -298,6 +301,24 @@ export function documentArbitrary(
       [...context.variables].map(([variable, { value }]) => [variable, value]),
     );
     return { text, variables };
+  });
+}
+
+/**
+ * The generator's documents, each with its parse when it parses and passes GraphQL's validation
+ * against `schema` (most do), else none.
+ */
+export function validatedDocumentArbitrary(
+  schema: GraphQLSchema,
+): fc.Arbitrary<{ text: string; variables: Record<string, unknown>; valid?: DocumentNode }> {
+  return documentArbitrary(schema).map((generated) => {
+    let document: DocumentNode;
+    try {
+      document = parse(generated.text);
+    } catch {
+      return generated; // the generator's mischief
+    }
+    return validate(schema, document).length === 0 ? { ...generated, valid: document } : generated;
   });
 }
 
