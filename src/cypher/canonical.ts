@@ -4,7 +4,7 @@
 // ask the same. A root field is compiled from its selection with each field under a key named by
 // the field itself, in the order of those keys ({@link canonicalSelection}); the rows' maps are
 // then given the request's response keys ({@link withResponseKeys}), where they differ.
-import type { Selection } from "./request.js";
+import { unionOf, type Selection } from "./request.js";
 
 /** At one level of a projection, each key the Cypher writes, the response key it answers and the keys below it. */
 type Keys = readonly (readonly [written: string, responseKey: string, below: ResponseKeys | undefined])[];
@@ -58,7 +58,7 @@ export function canonicalSelection(
   const canonicalBelow = (responseKey: string, field: Selection) => {
     const selections = ofInterface.get(responseKey);
     if (selections === undefined) return canonicalSelection(field, elementTypes);
-    const known = merged.get(responseKey) ?? canonicalSelection(selections.reduce(union), elementTypes);
+    const known = merged.get(responseKey) ?? canonicalSelection(selections.reduce(unionOf), elementTypes);
     merged.set(responseKey, known);
     return known;
   };
@@ -97,20 +97,6 @@ export function canonicalSelection(
     selection: { ...selection, fieldsByTypeName },
     responseKeys: renamed ? { always, byType } : undefined,
   };
-}
-
-/** Both selections of one response key as one: the fields below each, merged by response key. */
-function union(a: Selection, b: Selection): Selection {
-  const fieldsByTypeName: Selection["fieldsByTypeName"] = { ...a.fieldsByTypeName };
-  for (const [typeName, fields] of Object.entries(b.fieldsByTypeName)) {
-    const into = { ...(fieldsByTypeName[typeName] ?? {}) };
-    for (const [responseKey, field] of Object.entries(fields)) {
-      const known = into[responseKey];
-      into[responseKey] = known === undefined ? field : union(known, field);
-    }
-    fieldsByTypeName[typeName] = into;
-  }
-  return { ...a, fieldsByTypeName };
 }
 
 /**

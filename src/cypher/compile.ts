@@ -37,7 +37,7 @@ import { elementTypeOf, GRAPH_FIELDS, graphArguments } from "./graph.js";
 import { listOrder, orderBy } from "./order.js";
 import { pageSize } from "./lists.js";
 import { NESTED_FIELDS } from "./nested.js";
-import type { FieldRequest, Selection, StatementBuilder } from "./request.js";
+import { mergeSelections, type FieldRequest, type Selection, type StatementBuilder } from "./request.js";
 import { indent, lines, renameParameters, whereAny } from "./text.js";
 import { constantsOf, dayStart, servableInstant } from "./values.js";
 import { requestedWhere } from "./where.js";
@@ -423,27 +423,6 @@ function anyNodeValue(
   const others = added(nodeEntries(compilation, expression, type, only(type.name, rest)));
   if (branches.length === 0) return others === m ? shared : `[${m} IN [${shared}] | ${others}][0]`;
   return `[${m} IN [${shared}] | CASE ${branches.join(" ")} ELSE ${others} END][0]`;
-}
-
-/** Adds `source`'s fields to `target`'s, merging the selections of a response key both hold. */
-function mergeSelections(
-  target: Record<string, Selection>,
-  source: Readonly<Record<string, Selection>>,
-): void {
-  for (const [responseKey, field] of Object.entries(source)) {
-    const known = target[responseKey];
-    if (known === undefined) {
-      target[responseKey] = field;
-      continue;
-    }
-    const byType = { ...known.fieldsByTypeName };
-    for (const [typeName, fields] of Object.entries(field.fieldsByTypeName)) {
-      const into = { ...(byType[typeName] ?? {}) };
-      mergeSelections(into, fields);
-      byType[typeName] = into;
-    }
-    target[responseKey] = { ...known, fieldsByTypeName: byType };
-  }
 }
 
 /**

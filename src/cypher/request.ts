@@ -12,6 +12,38 @@ export interface Selection {
   fieldsByTypeName: Record<string, Record<string, Selection>>;
 }
 
+/**
+ * Adds `source`'s fields to `target`'s, merging the selections of a response key both hold (a new
+ * selection for it; neither one given is changed).
+ */
+export function mergeSelections(
+  target: Record<string, Selection>,
+  source: Readonly<Record<string, Selection>>,
+): void {
+  for (const [responseKey, field] of Object.entries(source)) {
+    const known = target[responseKey];
+    target[responseKey] =
+      known === undefined ? field : { ...known, fieldsByTypeName: mergedByType(known, field) };
+  }
+}
+
+/** The fields below both selections, by type, merged by response key. */
+function mergedByType(a: Selection, b: Selection): Selection["fieldsByTypeName"] {
+  const byType = { ...a.fieldsByTypeName };
+  for (const [typeName, fields] of Object.entries(b.fieldsByTypeName)) {
+    const into = { ...(byType[typeName] ?? {}) };
+    mergeSelections(into, fields);
+    byType[typeName] = into;
+  }
+  return byType;
+}
+
+/** Both selections of one response key as one: `a` with the fields below each merged. */
+export const unionOf = (a: Selection, b: Selection): Selection => ({
+  ...a,
+  fieldsByTypeName: mergedByType(a, b),
+});
+
 /** One field of one request. */
 export interface FieldRequest {
   /** Its arguments: variables applied, defaults included; `null` and absent both mean "not given". */

@@ -71,6 +71,8 @@ export function combineQueries(queries: readonly CypherQuery[]): CombinedQuery |
   if (parts.some((part) => part.column === undefined || part.options !== options)) return undefined;
 
   const ordered = [...parts].sort((a, b) => byText(a.query, b.query));
+  // Each query's column: its place in that order.
+  const columnOf = new Map(ordered.map((part, column) => [part, `r${String(column)}`]));
   const parameters: Record<string, unknown> = {};
   const columns = ordered.map(({ query, body }, column) => {
     const prefix = `r${String(column)}_`;
@@ -85,7 +87,7 @@ export function combineQueries(queries: readonly CypherQuery[]): CombinedQuery |
     split: (result) => {
       const [record] = result.records;
       return parts.map((part) => {
-        const rows = (record?.get(`r${String(ordered.indexOf(part))}`) ?? []) as unknown[];
+        const rows = (record?.get(columnOf.get(part) ?? "") ?? []) as unknown[];
         const keys = [part.column ?? ""];
         // One field lookup for every row, as the driver shares one among its records: a record
         // given none builds its own dictionary (1.5 % of the service's CPU in the wide query's profile).
