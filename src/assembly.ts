@@ -20,6 +20,7 @@ import { Admission } from "./overload/admission.js";
 import { FirstAskings } from "./overload/first-askings.js";
 import { LastValues } from "./planning/last-values.js";
 import { startPreplanning, type Preplanning } from "./planning/preplan.js";
+import { RowEstimates } from "./planning/row-estimates.js";
 import type { Quota } from "./quota/quota.js";
 import type { RedisStatus } from "./redis/connection.js";
 
@@ -52,6 +53,10 @@ export interface AssembledService extends App {
   firstAskings: FirstAskings;
   /** Starts pre-planning known documents (once serving); the service stops it on shutdown. */
   startPreplanning: () => Preplanning;
+  /** How many rows each list filter keeps, which reads start by: for tests to read now. */
+  rowEstimates: RowEstimates;
+  /** Starts reading {@link rowEstimates} in the background, now and every few minutes; stopped on shutdown. */
+  startRowEstimates: () => { stop: () => void };
 }
 
 /** Builds the app, every stage configured from `config`, over `parts`. */
@@ -76,6 +81,7 @@ export async function assembleService(config: Config, parts: ServiceParts): Prom
   // What known statements were last answered with: after a restart they are run again, not only planned.
   const lastValues = new LastValues();
   const combinations = new CombinedQueries();
+  const rowEstimates = new RowEstimates();
   const { app, stop } = await createApp({
     schema,
     authenticator: new Authenticator(keys, config.auth.cacheTtlMs),
@@ -97,6 +103,7 @@ export async function assembleService(config: Config, parts: ServiceParts): Prom
           },
           metadata,
         ),
+      rowEstimates,
     },
     admission,
     bodyTimeoutMs: config.http.bodyTimeoutMs,
@@ -118,6 +125,8 @@ export async function assembleService(config: Config, parts: ServiceParts): Prom
     metrics,
     admission,
     firstAskings,
+    rowEstimates,
+    startRowEstimates: () => rowEstimates.start(driver, database, config.rowEstimates.intervalMs, log),
     startPreplanning: () =>
       // In the background: known documents never plan cold in front of a user.
       startPreplanning({

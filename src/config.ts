@@ -122,6 +122,10 @@ const EnvSchema = z.object({
   PREPLAN_MAX_DOCUMENTS: z.coerce.number().int().min(0).max(10_000).default(200),
   PREPLAN_BUDGET_MS: positiveMs.default(10_000),
   PREPLAN_CHECK_INTERVAL_MS: positiveMs.default(5_000),
+  // How often the rows each list filter keeps are estimated again (src/planning/row-estimates.ts),
+  // which a read of all of a list's rows starts by; `0` never reads them (reads start from the
+  // first filter given).
+  ROW_ESTIMATES_INTERVAL_MS: z.coerce.number().int().min(0).default(600_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // `json`: one JSON object per line; `pretty`: coloured lines for a developer's terminal.
   // Unset: pretty for local development (no NEO4J_URI), JSON everywhere else.
@@ -173,6 +177,8 @@ export interface Config {
     connectionTimeoutMs: number;
   };
   preplan: PreplanSettings;
+  /** How often row estimates are read again; 0: never read. */
+  rowEstimates: { intervalMs: number };
   auth: { cacheTtlMs: number };
   /** Absent: quota counters and persisted queries in process memory (one instance). */
   redis: RedisSettings | undefined;
@@ -256,6 +262,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       budgetMs: e.PREPLAN_BUDGET_MS,
       checkIntervalMs: e.PREPLAN_CHECK_INTERVAL_MS,
     },
+    rowEstimates: { intervalMs: e.ROW_ESTIMATES_INTERVAL_MS },
     auth: { cacheTtlMs: e.API_KEY_CACHE_TTL_MS },
     redis: redisSettings(e),
     quota: {

@@ -44,16 +44,19 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
   const redis = config.redis === undefined ? undefined : connectRedis(config.redis);
   const closeRedis = () => redis?.close() ?? Promise.resolve();
   const counters = createQuotaCounters({ limits: config.quota.limits, redis }, log);
-  const { app, stop, keys, metrics, admission, startPreplanning } = await assembleService(config, {
-    driver,
-    extraTypeDefs,
-    quota: counters.quota,
-    redisStatus: counters.redisStatus,
-    remembered: persistedQueryStore(redis, log),
-    log,
-    logError,
-    logRequest: logRequestWith(logger),
-  }).catch(async (error: unknown) => {
+  const { app, stop, keys, metrics, admission, startPreplanning, startRowEstimates } = await assembleService(
+    config,
+    {
+      driver,
+      extraTypeDefs,
+      quota: counters.quota,
+      redisStatus: counters.redisStatus,
+      remembered: persistedQueryStore(redis, log),
+      log,
+      logError,
+      logRequest: logRequestWith(logger),
+    },
+  ).catch(async (error: unknown) => {
     await Promise.all([driver.close(), closeRedis()]);
     throw explainStartupFailure(error, { uri: neo4jUri, user: config.neo4j.user, database });
   });
@@ -90,6 +93,7 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
   log(`Explorer: open ${base}${GRAPHQL_PATHS[0] ?? ""} in a browser and paste an API key.`);
   if (demoKey !== undefined) log(`Demo API key (local database only): ${demoKey}`);
   const preplanning = startPreplanning();
+  const estimating = startRowEstimates();
 
   let stopping = false;
   const shutdown = (signal: NodeJS.Signals) => {
@@ -99,6 +103,7 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
       `${signal}: no new connections; letting requests in flight finish (up to ${config.http.shutdownTimeoutMs} ms)…`,
     );
     preplanning.stop();
+    estimating.stop();
     metricsServer?.close();
     metricsServer?.closeAllConnections();
     const deadline = Date.now() + config.http.shutdownTimeoutMs;

@@ -38,7 +38,7 @@ describe("one assembly: the tests' app is the service's (issue 33)", () => {
     await service.close();
   });
 
-  it("runs with the service's settings but for the suite's caps and pre-planning rounds", () => {
+  it("runs with the service's settings but for the suite's caps, pre-planning rounds and row estimates", () => {
     const production = leaves(loadConfig({}));
     const differing = [...leaves(service.config)]
       .filter(([path, value]) => production.get(path) !== value)
@@ -57,6 +57,7 @@ describe("one assembly: the tests' app is the service's (issue 33)", () => {
             "admission.executions",
             "admission.queueLength",
             "preplan.maxDocuments",
+            "rowEstimates.intervalMs",
           ].includes(path),
       ),
     ).to.deep.equal([]);

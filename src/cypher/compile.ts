@@ -37,7 +37,13 @@ import { elementTypeOf, GRAPH_FIELDS, graphArguments } from "./graph.js";
 import { listOrder, orderBy } from "./order.js";
 import { pageSize } from "./lists.js";
 import { NESTED_FIELDS } from "./nested.js";
-import { mergeSelections, type FieldRequest, type Selection, type StatementBuilder } from "./request.js";
+import {
+  mergeSelections,
+  type FieldRequest,
+  type RowEstimator,
+  type Selection,
+  type StatementBuilder,
+} from "./request.js";
 import { indent, lines, renameParameters, whereAny } from "./text.js";
 import { constantsOf, dayStart, servableInstant } from "./values.js";
 import { requestedWhere } from "./where.js";
@@ -121,13 +127,17 @@ export function compileRootField(
   schema: GraphQLSchema,
   asked: Selection,
   root: RootStatement,
+  estimates?: RowEstimator,
 ): CompiledQuery {
   const { selection, responseKeys } = canonicalSelection(asked, ELEMENTS);
   const compilation = new Compilation(schema);
   const queryType = schema.getQueryType();
   const field = queryType?.getFields()[selection.name];
   if (field === undefined) throw new Error(`No root field ${selection.name}`);
-  const request: FieldRequest = { arguments: selection.args, selection };
+  const request: FieldRequest =
+    estimates === undefined
+      ? { arguments: selection.args, selection }
+      : { arguments: selection.args, selection, estimates };
   const statement = compilation.bind(root.build(request), selection.args, field.args, "");
   const type = getNamedType(field.type);
   if (!isObjectType(type) && !isInterfaceType(type))

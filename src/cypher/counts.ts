@@ -3,7 +3,7 @@
 import type { ElementList } from "./element-lists.js";
 import { givenArguments, requestedSearch } from "./lists.js";
 import type { FieldRequest } from "./request.js";
-import { readRows } from "./starts.js";
+import { readRows, rowsKeptBy } from "./starts.js";
 import { requestedWhere } from "./where.js";
 import { requestedWhereSeek } from "./where-seeks.js";
 
@@ -18,6 +18,7 @@ export function countRows(list: ElementList, request: FieldRequest): string[] {
     requestedSearch(list, request),
     requestedWhere(list.type, list.v, request),
     requestedWhereSeek(list.type, list.v, request),
+    rowsKeptBy(list, request),
   );
   return [...clauses, `RETURN count(${list.v}) AS total`];
 }

@@ -7,7 +7,7 @@ import { listOf, type ElementList } from "./element-lists.js";
 import { givenArguments, pageSize } from "./lists.js";
 import { linkPattern } from "./nested.js";
 import type { FieldRequest } from "./request.js";
-import { readRows } from "./starts.js";
+import { readRows, rowsKeptBy } from "./starts.js";
 import { requestedWhere } from "./where.js";
 import { requestedWhereSeek } from "./where-seeks.js";
 import { lines } from "./text.js";
@@ -248,7 +248,14 @@ export function groups(group: GroupList, request: FieldRequest): string {
   const [only] = dimensions;
   const reads = dimensions.flatMap((d) => (d.reads === undefined ? [] : [`${d.reads[1]} AS ${d.reads[0]}`]));
   const kept = requestedWhere(list.type, v, request);
-  const rows = readRows(list, given, undefined, kept, requestedWhereSeek(list.type, v, request));
+  const rows = readRows(
+    list,
+    given,
+    undefined,
+    kept,
+    requestedWhereSeek(list.type, v, request),
+    rowsKeptBy(list, request),
+  );
   // An instant the read keeps servable only (a given day range's) is not checked again.
   const valueOf = (d: Dimension) =>
     d.servable !== undefined && rows.servableInstants.includes(d.servable.property)

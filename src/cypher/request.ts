@@ -1,5 +1,6 @@
 // What a field's Cypher is built from: the arguments the request gives the field and the fields it
 // selects below it, from the operation walked once (src/graphql/operation-plan.ts).
+import type { ElementType, Filter } from "../domain/table.js";
 
 /**
  * A field's selection, arguments coerced: below it, the fields of its type by response key
@@ -50,6 +51,22 @@ export interface FieldRequest {
   arguments: Readonly<Record<string, unknown>>;
   /** What the request selects below the field, when the library knows it. */
   selection?: Selection;
+  /** A root field's: how many rows each of its list's filters keeps, where the read of them all starts (starts.ts). */
+  estimates?: RowEstimator;
+}
+
+/**
+ * How many rows a root list's filter keeps with a request's arguments, estimated from the graph
+ * (src/planning/row-estimates.ts): what a read of all the rows starts from (starts.ts).
+ */
+export interface RowEstimator {
+  /** Changes whenever an estimate may have: a statement built before is then built again. */
+  readonly version: number;
+  rowsKept: (
+    type: ElementType,
+    filter: Filter,
+    args: Readonly<Record<string, unknown>>,
+  ) => number | undefined;
 }
 
 /** A field's Cypher for one request. */

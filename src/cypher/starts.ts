@@ -7,6 +7,7 @@ import { conditionsOf, isGiven, seekOf } from "./filters.js";
 import { searchStart, type Search } from "./search.js";
 import { where, whereAny } from "./text.js";
 import type { WhereSeek } from "./where-seeks.js";
+import type { FieldRequest } from "./request.js";
 
 /** A read of the rows a list's filters keep, as clauses that end with row `v` bound and filtered. */
 export interface RowsRead {
@@ -22,10 +23,11 @@ export interface RowsRead {
 
 /**
  * The rows of `list` that the given arguments keep: from the parent when it is given (through the
- * `id` constraint's index), else from the search's full-text candidates, else from the first
- * given filter's index, else the label. The other given filters are checked on those rows; none
- * is when the start's own read is exact and alone (an index count then costs what a bare `count`
- * does).
+ * `id` constraint's index), else from the search's full-text candidates, else from the index of
+ * the given filter estimated to keep the fewest rows (`rowsKept`, src/planning/row-estimates.ts;
+ * the first given when none is estimated), else the label. The other given filters are checked on
+ * those rows; none is when the start's own read is exact and alone (an index count then costs
+ * what a bare `count` does).
  */
 export function readRows(
   list: ElementList,
@@ -33,6 +35,7 @@ export function readRows(
   search?: Search,
   kept?: string,
   whereStart?: WhereSeek,
+  rowsKept?: (filter: Filter) => number | undefined,
 ): RowsRead {
   const { type: label, v, parent, filters } = list;
   const servableInstants = filters.flatMap((filter) =>
@@ -66,7 +69,10 @@ export function readRows(
       servableInstants,
     };
   }
-  const start = filters.find((filter) => isGiven(filter, given));
+  const start = fewestKept(
+    filters.filter((filter) => isGiven(filter, given)),
+    rowsKept,
+  );
   if (start === undefined && whereStart !== undefined)
     return {
       clauses: [
@@ -90,3 +96,23 @@ export function readRows(
     servableInstants,
   };
 }
+
+/** The filter estimated to keep the fewest rows; the first when none is estimated lower. */
+function fewestKept(
+  filters: readonly Filter[],
+  rowsKept: ((filter: Filter) => number | undefined) | undefined,
+): Filter | undefined {
+  if (filters.length < 2 || rowsKept === undefined) return filters[0];
+  let fewest: { filter: Filter; rows: number } | undefined;
+  for (const filter of filters) {
+    const rows = rowsKept(filter) ?? Infinity;
+    if (fewest === undefined || rows < fewest.rows) fewest = { filter, rows };
+  }
+  return fewest?.filter;
+}
+
+/** The request's estimates of the rows each filter of `list` keeps, for {@link readRows}. */
+export const rowsKeptBy =
+  (list: ElementList, request: FieldRequest) =>
+  (filter: Filter): number | undefined =>
+    request.estimates?.rowsKept(list.type, filter, request.arguments);

@@ -22,7 +22,7 @@ import { NESTED_FIELDS } from "../cypher/nested.js";
 import { GRAPH_FIELDS } from "../cypher/graph.js";
 import { ELEMENT_TYPES } from "../domain/table.js";
 import { STATEMENT_BUILDERS } from "../cypher/statements.js";
-import type { StatementBuilder } from "../cypher/request.js";
+import type { RowEstimator, StatementBuilder } from "../cypher/request.js";
 import type { QueryRunner } from "../neo4j/runner.js";
 import { rootSelection, type OperationPlan } from "./operation-plan.js";
 import type { PlanContext } from "./pre-execution.js";
@@ -32,6 +32,8 @@ export const BUILT_PER_REQUEST = "// src/cypher/statements.ts";
 
 interface ExecutionContext extends PlanContext {
   executionContext?: unknown;
+  /** Where a read of all a list's rows starts (src/cypher/starts.ts); without them, from its first filter given. */
+  rowEstimates?: RowEstimator;
 }
 
 /**
@@ -98,8 +100,9 @@ export function compileRootFields(schema: GraphQLSchema, roots: ReadonlyMap<stri
       const selection =
         context.plan === undefined ? undefined : rootSelection(context.plan, String(info.path.key));
       if (selection === undefined) throw new Error(`${name} is executed without its operation's plan`);
-      const query = compiled.of(context.plan, String(info.path.key), () =>
-        compileRootField(info.schema, selection, root),
+      const estimates = context.rowEstimates;
+      const query = compiled.of(context.plan, String(info.path.key), estimates?.version, () =>
+        compileRootField(info.schema, selection, root, estimates),
       );
       const runner = context.executionContext as QueryRunner;
       const { records } = await runner.run(query.text, query.parameters);
@@ -119,7 +122,8 @@ const REMEMBERED = { queries: 2_000, characters: 10_000_000 };
  * Each root field's compiled query by its operation, response key and the request's variables: a
  * field's Cypher and parameters follow from those alone, and dashboards send the same document
  * with the same variables again and again (the wide query's five root fields cost 0.5 ms to compile
- * on this VM). A new operation or new variables compile afresh.
+ * on this VM). A new operation or new variables compile afresh, and so does every field once the
+ * row estimates its reads may start by have changed (`estimates`, their version).
  */
 class CompiledQueries {
   private readonly operations = new WeakMap<OperationPlan["operation"], number>();
@@ -131,14 +135,19 @@ class CompiledQueries {
     sizeCalculation: (query, key) => query.text.length + key.length,
   });
 
-  of(plan: OperationPlan | undefined, responseKey: string, compile: () => CompiledQuery): CompiledQuery {
+  of(
+    plan: OperationPlan | undefined,
+    responseKey: string,
+    estimates: number | undefined,
+    compile: () => CompiledQuery,
+  ): CompiledQuery {
     if (plan === undefined) return compile();
     let operation = this.operations.get(plan.operation);
     if (operation === undefined) {
       operation = this.nextOperation++;
       this.operations.set(plan.operation, operation);
     }
-    const key = `${String(operation)} ${responseKey} ${JSON.stringify(plan.variables)}`;
+    const key = `${String(operation)} ${String(estimates)} ${responseKey} ${JSON.stringify(plan.variables)}`;
     const known = this.queries.get(key);
     if (known !== undefined) return known;
     const query = compile();

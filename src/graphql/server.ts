@@ -7,6 +7,7 @@ import type { Neo4jGraphQLContext } from "@neo4j/graphql";
 import type { GraphQLSchema } from "graphql";
 import type { Transaction } from "neo4j-driver";
 import type { QueryRunner } from "../neo4j/runner.js";
+import type { RowEstimator } from "../cypher/request.js";
 import { contractErrorsPlugin } from "./contract-errors.js";
 import type { ParsedDocuments } from "./parsed-documents.js";
 import { checkCost, costExtensionPlugin, type CostContext } from "./cost.js";
@@ -20,11 +21,13 @@ import { admissionReleasePlugin, admissionStage, type AdmissionContext } from ".
 export type RequestContext = Neo4jGraphQLContext &
   PlanContext &
   CostContext &
-  AdmissionContext & { requestId: string; report: RequestReport };
+  AdmissionContext & { requestId: string; report: RequestReport; rowEstimates?: RowEstimator };
 
 export interface ExecutionSettings {
   /** Runs a request's Cypher in Neo4j, with the request's transaction metadata. */
   runnerFor: (metadata: Record<string, string>) => QueryRunner;
+  /** How many rows each list filter keeps: where a read of all of a list's rows starts (src/planning/row-estimates.ts). */
+  rowEstimates?: RowEstimator;
 }
 
 /** Apollo Server over the library's schema, with the plugins of the GraphQL stages. */
@@ -89,5 +92,6 @@ export function requestContext(
     // The library runs its Cypher through `executionContext.run()` when that is neither a driver nor
     // a session (its Executor checks for `session` and `beginTransaction`): one auto-commit query.
     executionContext: settings.runnerFor({ app: "kg-graphql", requestId, keyId }) as unknown as Transaction,
+    ...(settings.rowEstimates === undefined ? {} : { rowEstimates: settings.rowEstimates }),
   };
 }

@@ -41,6 +41,8 @@ export interface RunningService {
   /** Contract §12's caps and the planning room of new statements, as the app uses them. */
   admission: Admission;
   firstAskings: FirstAskings;
+  /** Read by `readRowEstimates` ({@link SUITE_ENV} reads none in the background). */
+  readRowEstimates(log?: (line: string) => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -86,6 +88,9 @@ export const SUITE_ENV: Readonly<Settings> = {
   // Tests count the queries a request sends: no pre-planning round runs beside them (the epoch is
   // still watched); test/preplanning.test.ts runs rounds itself.
   PREPLAN_MAX_DOCUMENTS: "0",
+  // Nor any read of row estimates: a statement's start would depend on when they arrived;
+  // test/row-estimates.test.ts reads them itself.
+  ROW_ESTIMATES_INTERVAL_MS: "0",
 };
 
 /** The product's schema (plus `extraTypeDefs`) over `driver`. */
@@ -170,6 +175,7 @@ export async function startService(
   });
   const { app, stop, keys } = assembled;
   const preplanning = assembled.startPreplanning();
+  const estimating = assembled.startRowEstimates();
   const { key, record } = await keys.create("test suite", ["read"]);
   const server: Server = await new Promise((resolve) => {
     const listener = app.listen(0, "127.0.0.1", () => {
@@ -208,8 +214,10 @@ export async function startService(
     app,
     admission: assembled.admission,
     firstAskings: assembled.firstAskings,
+    readRowEstimates: (log = () => undefined) => assembled.rowEstimates.read(driver, testDatabase, log),
     async close() {
       preplanning.stop();
+      estimating.stop();
       await new Promise((resolve) => server.close(resolve));
       await stop();
     },

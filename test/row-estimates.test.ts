@@ -1,0 +1,116 @@
+import { expect } from "chai";
+import neo4j from "neo4j-driver";
+import type { Filter } from "../src/domain/table.js";
+import { rowsKept, shareWithin } from "../src/planning/row-estimates.js";
+import { loadBadValues, loadFixtures } from "./support/fixtures.js";
+import { startCountingService, type RunningService } from "./support/service.js";
+import type { countingDriver } from "./support/counting-driver.js";
+
+const atLeast: Filter = { kind: "atLeast", property: "regretScore", argument: "regretScoreMin" };
+const dayRange: Filter = { kind: "dayRange", property: "decidedAt", since: "since", until: "until" };
+const equals: Filter = { kind: "equals", property: "status", argument: "status" };
+const day = (iso: string) => {
+  const [year, month, date] = iso.split("-").map(Number);
+  return new neo4j.types.Date(year ?? 0, month ?? 0, date ?? 0);
+};
+const seconds = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 1000;
+
+describe("row estimates (src/planning/row-estimates.ts)", () => {
+  describe("from a property's statistics", () => {
+    // Five buckets of 200 values each: 0–10, 10–20, … 40–50.
+    const quantiles = [0, 10, 20, 30, 40, 50];
+
+    it("takes the share of the quantiles within a range, at least one bucket where it meets the values", () => {
+      expect(shareWithin(quantiles, 20, Infinity)).to.equal(4 / 5);
+      expect(shareWithin(quantiles, -Infinity, Infinity)).to.equal(1);
+      expect(shareWithin(quantiles, 12, 14)).to.equal(1 / 5);
+      expect(shareWithin(quantiles, 51, Infinity)).to.equal(0);
+      expect(shareWithin(quantiles, -Infinity, 0)).to.equal(0);
+      expect(shareWithin([], 0, 1)).to.equal(0);
+    });
+
+    it("estimates a lower bound, a day range and an equality from the request's arguments", () => {
+      const numbers = { kind: "quantiles", rows: 1000, quantiles } as const;
+      expect(rowsKept(numbers, atLeast, { regretScoreMin: 20 })).to.equal(800);
+      expect(rowsKept(numbers, atLeast, { regretScoreMin: neo4j.int(40) })).to.equal(400);
+      expect(rowsKept(numbers, atLeast, { regretScoreMin: null })).to.equal(undefined);
+      const days = ["2025-01-01", "2025-02-01", "2025-03-01", "2025-04-01", "2025-05-01"].map(seconds);
+      const instants = { kind: "quantiles", rows: 400, quantiles: days } as const;
+      // `until` keeps its own day: before 00:00 of 2025-03-02.
+      expect(rowsKept(instants, dayRange, { since: day("2025-02-01"), until: day("2025-03-01") })).to.equal(
+        200,
+      );
+      expect(rowsKept(instants, dayRange, { since: day("2025-04-01") })).to.equal(200);
+      expect(rowsKept(instants, dayRange, { until: day("2024-12-31") })).to.equal(0);
+      expect(rowsKept(instants, dayRange, {})).to.equal(undefined);
+      const values = { kind: "values", rows: new Map([['"DECIDED"', 7]]) } as const;
+      expect(rowsKept(values, equals, { status: "DECIDED" })).to.equal(7);
+      expect(rowsKept(values, equals, { status: "EXECUTED" })).to.equal(0);
+      expect(rowsKept(values, equals, {})).to.equal(undefined);
+    });
+  });
+
+  describe("at the wire: where a read of all a list's rows starts", () => {
+    let service: RunningService;
+    let counter: ReturnType<typeof countingDriver>;
+    before(async () => {
+      ({ service, counter } = await startCountingService());
+    });
+    after(async () => {
+      await service.close();
+      await loadFixtures();
+    });
+
+    /** The body and the Cypher of one request. */
+    async function ask(query: string): Promise<{ body: unknown; cypher: string }> {
+      counter.reset();
+      const { status, body } = await service.graphql(query);
+      expect(status, JSON.stringify(body)).to.equal(200);
+      expect(body.errors).to.equal(undefined);
+      return {
+        body,
+        cypher: counter
+          .recorded()
+          .map((query) => query.text)
+          .join("\n"),
+      };
+    }
+
+    // In the fixture graph, five decisions are DECIDED and one has a regretScore of 0.95 or more.
+    const questions = [
+      "{ decisionGroups(status: DECIDED, regretScoreMin: 0.95, by: [STATUS]) { status count } }",
+      "{ decisionsConnection(status: DECIDED, regretScoreMin: 0.95, first: 1) { totalCount } }",
+    ];
+
+    it("starts from the first filter given until estimates are read, then from the one keeping fewest, with the same answers", async () => {
+      const before = [];
+      for (const question of questions) {
+        const { body, cypher } = await ask(question);
+        expect(cypher, question).to.include("USING INDEX d:Decision(status)");
+        expect(cypher, question).not.to.include("USING INDEX d:Decision(regretScore)");
+        before.push(body);
+      }
+      await service.readRowEstimates();
+      for (const [index, question] of questions.entries()) {
+        const { body, cypher } = await ask(question);
+        expect(cypher, question).to.include("USING INDEX d:Decision(regretScore)");
+        expect(cypher, question).not.to.include("USING INDEX d:Decision(status)");
+        expect(body, question).to.deep.equal(before[index]);
+      }
+      expect((before[0] as { data: unknown }).data).to.deep.equal({
+        decisionGroups: [{ status: "DECIDED", count: 1 }],
+      });
+    });
+
+    it("reads a graph the ingest got wrong (text in a number, instants beyond the years served) without a failure", async () => {
+      await loadBadValues();
+      const failures: string[] = [];
+      await service.readRowEstimates((line) => failures.push(line));
+      expect(failures).to.deep.equal([]);
+      const { body } = await ask(
+        "{ decisionsConnection(status: DECIDED, regretScoreMin: 0, first: 1) { totalCount } }",
+      );
+      expect(body).to.deep.include({ data: { decisionsConnection: { totalCount: 1 } } });
+    });
+  });
+});
