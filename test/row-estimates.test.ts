@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import neo4j from "neo4j-driver";
 import type { Filter } from "../src/domain/table.js";
-import { rowsKept, shareWithin } from "../src/planning/row-estimates.js";
+import { RowEstimates, rowsKept, shareWithin } from "../src/planning/row-estimates.js";
 import { loadBadValues, loadFixtures } from "./support/fixtures.js";
 import { startCountingService, type RunningService } from "./support/service.js";
 import type { countingDriver } from "./support/counting-driver.js";
@@ -48,6 +48,26 @@ describe("row estimates (src/planning/row-estimates.ts)", () => {
       expect(rowsKept(values, equals, { status: "EXECUTED" })).to.equal(0);
       expect(rowsKept(values, equals, {})).to.equal(undefined);
     });
+  });
+
+  it("fails fast and says so in one line when Neo4j is not there, estimating nothing", async () => {
+    // Nothing listens on port 9 (discard) here.
+    const driver = neo4j.driver("bolt://127.0.0.1:9", neo4j.auth.basic("neo4j", "x"), {
+      connectionTimeout: 1_000,
+      maxConnectionRetryTimeMs: 0,
+    } as never);
+    const estimates = new RowEstimates();
+    const lines: string[] = [];
+    try {
+      const started = performance.now();
+      expect(await estimates.read(driver, "neo4j", (line) => lines.push(line))).to.equal(9);
+      expect(performance.now() - started).to.be.below(30_000);
+    } finally {
+      await driver.close();
+    }
+    expect(lines).to.have.length(1);
+    expect(lines[0]).to.match(/^Row estimates: Decision\.decidedAt, .* not read \(/);
+    expect(estimates.rowsKept("Decision", equals, { status: "DECIDED" })).to.equal(undefined);
   });
 
   describe("at the wire: where a read of all a list's rows starts", () => {

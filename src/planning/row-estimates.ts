@@ -13,6 +13,7 @@ import { DOMAIN, ELEMENT_TYPES, type ElementType, type Filter } from "../domain/
 import { AFTER_LAST_SERVABLE_INSTANT, constantsOf, FIRST_SERVABLE_INSTANT } from "../cypher/values.js";
 import type { RowEstimator } from "../cypher/request.js";
 import { answerWithin } from "../neo4j/deadline.js";
+import { isDatabaseUnavailable } from "../neo4j/errors.js";
 
 /** Quantiles of a property's values (numbers, or instants as epoch seconds), this many buckets. */
 const BUCKETS = 64;
@@ -20,6 +21,8 @@ const BUCKETS = 64;
 const SAMPLE = 100_000;
 /** Estimates are read for no more than 1 % of the time: at 1M decisions a read takes seconds. */
 const DUTY = 0.01;
+/** A round with a failed read is tried again this soon (or at the interval, if sooner). */
+const RETRY_MS = 30_000;
 /** A read of one property's statistics waits no longer than this. */
 const READ_TIMEOUT_MS = 60_000;
 
@@ -127,20 +130,36 @@ export class RowEstimates implements RowEstimator {
     return statistics === undefined ? undefined : rowsKept(statistics, filter, args);
   }
 
-  /** Reads every list filter's statistics once, one after another; a failed read keeps the last. */
-  async read(driver: Driver, database: string, log: (line: string) => void): Promise<void> {
+  /**
+   * Reads every list filter's statistics once, one after another; a failed read keeps the last
+   * (one line says which failed, and why the first did). Resolves with the count of failures.
+   */
+  async read(driver: Driver, database: string, log: (line: string) => void): Promise<number> {
     const next = new Map(this.statistics);
+    const failed: string[] = [];
+    let reason = "";
+    let unavailable = false;
     for (const type of ELEMENT_TYPES)
       for (const filter of DOMAIN[type].list?.filters ?? []) {
         const key = `${type}.${filter.property}`;
+        if (unavailable) {
+          failed.push(key);
+          continue;
+        }
         try {
           next.set(key, await readStatistics(driver, database, type, filter));
         } catch (error) {
-          log(`Row estimates: ${key} not read (${error instanceof Error ? error.message : String(error)})`);
+          if (failed.length === 0) reason = error instanceof Error ? error.message : String(error);
+          failed.push(key);
+          // Neo4j is not there: the other reads would fail alike.
+          if (isDatabaseUnavailable(error)) unavailable = true;
         }
       }
     this.statistics = next;
     this.version++;
+    if (failed.length > 0)
+      log(`Row estimates: ${failed.join(", ")} not read (${reason.split("\n")[0] ?? ""})`);
+    return failed.length;
   }
 
   /** Reads the estimates now and then every `intervalMs` (never when 0), until stopped. */
@@ -156,12 +175,14 @@ export class RowEstimates implements RowEstimator {
     const round = async () => {
       const started = performance.now();
       // A read the shutdown cut short is no failure to report.
-      await this.read(driver, database, (line) => {
+      const failures = await this.read(driver, database, (line) => {
         if (!stopped) log(line);
       });
       if (stopped) return;
       const took = performance.now() - started;
-      timer = setTimeout(() => void round(), Math.max(intervalMs, took / DUTY));
+      // Neo4j down at start-up leaves nothing estimated: tried again soon, not in ten minutes.
+      const next = failures > 0 ? Math.min(intervalMs, RETRY_MS) : intervalMs;
+      timer = setTimeout(() => void round(), Math.max(next, took / DUTY));
       timer.unref();
     };
     void round();
@@ -181,14 +202,16 @@ async function readStatistics(
   filter: Filter,
 ): Promise<Statistics> {
   const text = statisticsStatement(label, filter);
+  // One auto-commit query, never retried: a Neo4j that is not there fails the read at once.
+  const session = driver.session({ database, defaultAccessMode: neo4j.session.READ });
   const { records } = await answerWithin(
-    driver.executeQuery(
+    session.run(
       text,
       { sample: SAMPLE, buckets: BUCKETS, ...constantsOf(text) },
-      { database, routing: neo4j.routing.READ, transactionConfig: { timeout: READ_TIMEOUT_MS } },
+      { timeout: READ_TIMEOUT_MS },
     ),
     READ_TIMEOUT_MS,
-  );
+  ).finally(() => session.close());
   if (filter.kind === "equals")
     return {
       kind: "values",

@@ -42,7 +42,7 @@ export interface RunningService {
   admission: Admission;
   firstAskings: FirstAskings;
   /** Read by `readRowEstimates` ({@link SUITE_ENV} reads none in the background). */
-  readRowEstimates(log?: (line: string) => void): Promise<void>;
+  readRowEstimates(log?: (line: string) => void): Promise<number>;
   close(): Promise<void>;
 }
 
