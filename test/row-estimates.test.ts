@@ -60,13 +60,14 @@ describe("row estimates (src/planning/row-estimates.ts)", () => {
     const lines: string[] = [];
     try {
       const started = performance.now();
-      expect(await estimates.read(driver, "neo4j", (line) => lines.push(line))).to.equal(9);
+      // Four labels' counts and nine filters' statistics.
+      expect(await estimates.read(driver, "neo4j", (line) => lines.push(line))).to.equal(13);
       expect(performance.now() - started).to.be.below(30_000);
     } finally {
       await driver.close();
     }
     expect(lines).to.have.length(1);
-    expect(lines[0]).to.match(/^Row estimates: Decision\.decidedAt, .* not read \(/);
+    expect(lines[0]).to.match(/^Row estimates: Decision, Decision\.decidedAt, .* not read \(/);
     expect(estimates.rowsKept("Decision", equals, { status: "DECIDED" })).to.equal(undefined);
   });
 
@@ -81,15 +82,18 @@ describe("row estimates (src/planning/row-estimates.ts)", () => {
       await loadFixtures();
     });
 
-    /** The body and the Cypher of one request. */
-    async function ask(query: string): Promise<{ body: unknown; cypher: string }> {
-      counter.reset();
-      const { status, body } = await service.graphql(query);
+    /** The body and the Cypher of one request (to `service` unless told). */
+    async function ask(
+      query: string,
+      to: { service: RunningService; counter: ReturnType<typeof countingDriver> } = { service, counter },
+    ): Promise<{ body: unknown; cypher: string }> {
+      to.counter.reset();
+      const { status, body } = await to.service.graphql(query);
       expect(status, JSON.stringify(body)).to.equal(200);
       expect(body.errors).to.equal(undefined);
       return {
         body,
-        cypher: counter
+        cypher: to.counter
           .recorded()
           .map((query) => query.text)
           .join("\n"),
@@ -120,6 +124,60 @@ describe("row estimates (src/planning/row-estimates.ts)", () => {
       expect((before[0] as { data: unknown }).data).to.deep.equal({
         decisionGroups: [{ status: "DECIDED", count: 1 }],
       });
+    });
+
+    // Pages whose filters keep few of the fixture's 11 decisions (regretScore 0.5 or more: 3), in
+    // every order, from the start and from a cursor, with a `where` beside them.
+    const orders = ["", ", orderBy: { field: REGRET_SCORE, direction: ASC }", ", orderBy: { field: TITLE }"];
+    const pages = orders.flatMap((order) => [
+      `{ decisions(regretScoreMin: 0.5, limit: 2${order}) { id } }`,
+      `{ decisions(regretScoreMin: 0.5, status: DECIDED, limit: 1${order}) { id } }`,
+      `{ decisions(regretScoreMin: 0.5, limit: 2, where: { title: { contains: "e" } }${order}) { id } }`,
+      `{ decisionsConnection(regretScoreMin: 0.5, first: 1${order}) { totalCount edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }`,
+    ]);
+
+    /** Each page, and the page after its connection's first, as the service answers them now. */
+    async function answers(to: {
+      service: RunningService;
+      counter: ReturnType<typeof countingDriver>;
+    }): Promise<{ bodies: unknown[]; cypher: string[] }> {
+      const bodies: unknown[] = [];
+      const cypher: string[] = [];
+      for (const page of pages) {
+        const first = await ask(page, to);
+        bodies.push(first.body);
+        cypher.push(first.cypher);
+        const { endCursor } = (first.body as { data: Record<string, { pageInfo?: { endCursor: string } }> })
+          .data.decisionsConnection?.pageInfo ?? { endCursor: undefined };
+        if (endCursor === undefined) continue;
+        const next = await ask(page.replace("first: 1", `first: 2, after: ${JSON.stringify(endCursor)}`), to);
+        bodies.push(next.body);
+        cypher.push(next.cypher);
+      }
+      return { bodies, cypher };
+    }
+
+    it("reads a page of few rows from the fewest's index, sorted, with the answers of an index walked in order", async () => {
+      await loadFixtures();
+      await service.readRowEstimates();
+      const estimated = await answers({ service, counter });
+      // A service without estimates walks the order's index.
+      const walking = await startCountingService();
+      try {
+        const walked = await answers(walking);
+        expect(estimated.bodies).to.deep.equal(walked.bodies);
+        expect(estimated.bodies).to.have.length(pages.length + orders.length);
+        // A walk in order reads the order's index, then the rows without a value from the `id`
+        // index (index-pages.ts); the few rows are one read of the fewest's index.
+        const reads = (cypher: string) => cypher.match(/USING INDEX/g)?.length ?? 0;
+        for (const cypher of walked.cypher) expect(reads(cypher)).to.be.at.least(2);
+        for (const cypher of estimated.cypher) {
+          expect(cypher).to.include("USING INDEX d:Decision(regretScore)");
+          expect(reads(cypher), cypher).to.equal(1);
+        }
+      } finally {
+        await walking.service.close();
+      }
     });
 
     it("reads a graph the ingest got wrong (text in a number, instants beyond the years served) without a failure", async () => {

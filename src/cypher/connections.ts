@@ -8,15 +8,7 @@
 import { comesAfter, cursorOf } from "./cursor.js";
 import { countRows } from "./counts.js";
 import type { ElementList } from "./element-lists.js";
-import {
-  givenParent,
-  pageSize,
-  parentRows,
-  POSITION,
-  requestedOrder,
-  rootPage,
-  rowConditions,
-} from "./lists.js";
+import { fewRows, pageRows, pageSize, POSITION, requestedOrder, rootPage } from "./lists.js";
 import type { ElementType } from "../domain/table.js";
 import { orderBy, type ListOrder } from "./order.js";
 import { given, selects, type FieldRequest } from "./request.js";
@@ -98,9 +90,9 @@ export function rootConnectionParts(type: ElementType, request: FieldRequest, c:
 /**
  * A root connection: `first` + 1 rows of the root list after the cursor's position, and the count
  * when selected, returned as `c` (`{rows, total}`) for the request's projection to read its parts
- * from ({@link rootConnectionParts}); a count selected alone reads no page. Under a parent node the request names, with the count, its
- * rows are read once (they are few): sorted by one `COLLECT {}`, counted, and those after the
- * position kept.
+ * from ({@link rootConnectionParts}); a count selected alone reads no page. When its rows are few
+ * (under a parent node the request names, or few kept by its filters: {@link fewRows}), with the
+ * count, they are read once: sorted by one `COLLECT {}`, counted, and those after the position kept.
  */
 export function rootConnection(list: ElementList, request: FieldRequest): string {
   const FIRST = pageSize(request, "first");
@@ -114,11 +106,11 @@ export function rootConnection(list: ElementList, request: FieldRequest): string
       ...(counted ? call([], countRows(list, request)) : []),
       `RETURN {${counted ? "total: total" : ""}} AS c`,
     );
-  const parent = givenParent(list, request);
   const { v } = list;
   const position = after ? atPosition(order) : [];
-  if (counted && parent !== undefined) {
-    const every = `COLLECT { ${parentRows(list, parent, rowConditions(list, request)).join(" ")} RETURN ${v} ORDER BY ${orderBy(v, order)} }`;
+  const few = counted ? fewRows(list, request, pageRows(request, "first") + 1) : undefined;
+  if (few !== undefined) {
+    const every = `COLLECT { ${few.join(" ")} RETURN ${v} ORDER BY ${orderBy(v, order)} }`;
     const rows = after ? `[${v} IN every WHERE ${comesAfter(v, order, POSITION)}]` : "every";
     return lines(
       ...position,
@@ -129,7 +121,10 @@ export function rootConnection(list: ElementList, request: FieldRequest): string
   }
   return lines(
     ...position,
-    ...call(after ? [POSITION] : [], rootPage(list, request, { size: `${FIRST} + 1`, after })),
+    ...call(
+      after ? [POSITION] : [],
+      rootPage(list, request, { size: `${FIRST} + 1`, rows: pageRows(request, "first") + 1, after }),
+    ),
     `WITH collect(${v}) AS rows`,
     ...(counted ? call([], countRows(list, request)) : []),
     `RETURN {rows: rows${counted ? ", total: total" : ""}} AS c`,

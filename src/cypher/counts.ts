@@ -12,13 +12,11 @@ import { requestedWhereSeek } from "./where-seeks.js";
  * `DISTINCT`: an index seek and a parent's `WITH DISTINCT` give each node once.
  */
 export function countRows(list: ElementList, request: FieldRequest): string[] {
-  const { clauses } = readRows(
-    list,
-    givenArguments(list, request),
-    requestedSearch(list, request),
-    requestedWhere(list.type, list.v, request),
-    requestedWhereSeek(list.type, list.v, request),
-    rowsKeptBy(list, request),
-  );
+  const { clauses } = readRows(list, givenArguments(list, request), {
+    search: requestedSearch(list, request),
+    kept: requestedWhere(list.type, list.v, request),
+    whereStart: requestedWhereSeek(list.type, list.v, request),
+    rowsKept: rowsKeptBy(list, request),
+  });
   return [...clauses, `RETURN count(${list.v}) AS total`];
 }

@@ -248,14 +248,11 @@ export function groups(group: GroupList, request: FieldRequest): string {
   const [only] = dimensions;
   const reads = dimensions.flatMap((d) => (d.reads === undefined ? [] : [`${d.reads[1]} AS ${d.reads[0]}`]));
   const kept = requestedWhere(list.type, v, request);
-  const rows = readRows(
-    list,
-    given,
-    undefined,
+  const rows = readRows(list, given, {
     kept,
-    requestedWhereSeek(list.type, v, request),
-    rowsKeptBy(list, request),
-  );
+    whereStart: requestedWhereSeek(list.type, v, request),
+    rowsKept: rowsKeptBy(list, request),
+  });
   // An instant the read keeps servable only (a given day range's) is not checked again.
   const valueOf = (d: Dimension) =>
     d.servable !== undefined && rows.servableInstants.includes(d.servable.property)

@@ -17,6 +17,8 @@ const SECOND = constant("oneSecond");
 export interface Page {
   /** `LIMIT`: a list's `limit`, or one more than a connection's `first` (to see whether more follow). */
   size: string;
+  /** The same as a number, for choosing how the page is read (starts.ts's `keepsFewRows`). */
+  rows: number;
   after: boolean;
 }
 

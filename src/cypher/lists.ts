@@ -10,6 +10,7 @@ import { listOrder, orderBy, type ListOrder } from "./order.js";
 import { given, givenOf, type FieldRequest } from "./request.js";
 import { searchOf, searchStart, type Search } from "./search.js";
 import { lines, where, whereAny } from "./text.js";
+import { keepsFewRows, readRows, rowsKeptBy } from "./starts.js";
 import { requestedWhere } from "./where.js";
 import { requestedWhereBounds } from "./where-seeks.js";
 
@@ -23,6 +24,10 @@ export { POSITION, type Page } from "./index-pages.js";
  */
 export const pageSize = (request: FieldRequest, argument: "limit" | "first"): string =>
   given(request, argument) ? `$${argument}` : "20";
+
+/** {@link pageSize} as a number. */
+export const pageRows = (request: FieldRequest, argument: "limit" | "first"): number =>
+  given(request, argument) ? Number(request.arguments[argument]) : 20;
 
 /** The search a root list field's request asks for, if any (contract §7 part 2). */
 export const requestedSearch = (list: ElementList, request: FieldRequest): Search | undefined =>
@@ -61,12 +66,40 @@ export function rootPage(list: ElementList, request: FieldRequest, page: Page): 
   // The search's candidates, few next to the label: sorted as they come, like a parent's rows.
   if (search?.query !== undefined)
     return [searchStart(v, list.search, search.query), where(filters), ...sorted];
+  // Few rows pass the filters: all of them read from the fewest's index, and sorted.
+  if (keepsFewRows(list, request, given, page.rows))
+    return [...keptRows(list, request, given, page.after ? [comesAfter(v, order, POSITION)] : []), ...sorted];
   // The index reads below hold only rows with a servable key: the key comparison decides.
   const keyed = [...conditions, ...(page.after ? [keyedComesAfter(v, order, POSITION)] : [])];
   // A `where` bounding the ordered property keeps only rows with a value: no read of those without.
   const bounded = requestedWhereBounds(type, v, request, order.property);
   const read = { list, order, filters: keyed, conditions, bounded, page };
   return order.kind === "instant" ? instantPage(read, given) : valuePage(read);
+}
+
+/** Every row a root list's filters and `where` keep (and `also`), read from the fewest's index (starts.ts). */
+function keptRows(
+  list: ElementList,
+  request: FieldRequest,
+  given: ReadonlySet<string>,
+  also: readonly string[] = [],
+): string[] {
+  const kept = requestedWhere(list.type, list.v, request);
+  return readRows(list, given, { kept, rowsKept: rowsKeptBy(list, request), also }).clauses;
+}
+
+/**
+ * Clauses binding every row of a root list's request, when they are few enough to read them all
+ * and sort them (at most `size` are wanted): under the parent node it names, or kept by filters
+ * estimated to keep few ({@link keepsFewRows}). Undefined otherwise.
+ */
+export function fewRows(list: ElementList, request: FieldRequest, size: number): string[] | undefined {
+  const parent = givenParent(list, request);
+  if (parent !== undefined) return parentRows(list, parent, rowConditions(list, request));
+  const given = givenArguments(list, request);
+  return requestedSearch(list, request)?.query === undefined && keepsFewRows(list, request, given, size)
+    ? keptRows(list, request, given)
+    : undefined;
 }
 
 /** The conditions a root list's rows pass: its given filters', its search's and its `where`'s. */
@@ -105,7 +138,13 @@ export function givenParent(list: ElementList, request: FieldRequest): Parent | 
 
 /** A root list field's statement. */
 export function rootList(list: ElementList, request: FieldRequest): string {
-  return lines(...rootPage(list, request, { size: pageSize(request, "limit"), after: false }));
+  return lines(
+    ...rootPage(list, request, {
+      size: pageSize(request, "limit"),
+      rows: pageRows(request, "limit"),
+      after: false,
+    }),
+  );
 }
 
 /** A node found by its unique `id`, or none. */

@@ -57,7 +57,8 @@ export interface FieldRequest {
 
 /**
  * How many rows a root list's filter keeps with a request's arguments, estimated from the graph
- * (src/planning/row-estimates.ts): what a read of all the rows starts from (starts.ts).
+ * (src/planning/row-estimates.ts): what a read of all the rows starts from, and whether a page
+ * reads them all (starts.ts).
  */
 export interface RowEstimator {
   /** Changes whenever an estimate may have: a statement built before is then built again. */
@@ -67,6 +68,8 @@ export interface RowEstimator {
     filter: Filter,
     args: Readonly<Record<string, unknown>>,
   ) => number | undefined;
+  /** The rows of the type's label, when known. */
+  labelRows: (type: ElementType) => number | undefined;
 }
 
 /** A field's Cypher for one request. */

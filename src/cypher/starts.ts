@@ -9,6 +9,20 @@ import { where, whereAny } from "./text.js";
 import type { WhereSeek } from "./where-seeks.js";
 import type { FieldRequest } from "./request.js";
 
+/** What else a read of a list's rows is given besides its filters' arguments. */
+export interface ReadOptions {
+  /** The search's candidates start the read, unless a parent does. */
+  search?: Search | undefined;
+  /** A `where`'s condition (where.ts). */
+  kept?: string | undefined;
+  /** Where a `where` lets a read start when no filter is given (where-seeks.ts). */
+  whereStart?: WhereSeek | undefined;
+  /** The rows each filter keeps, estimated: the read starts from the fewest ({@link rowsKeptBy}). */
+  rowsKept?: ((filter: Filter) => number | undefined) | undefined;
+  /** Further conditions on the rows read (a page's cursor). */
+  also?: readonly string[];
+}
+
 /** A read of the rows a list's filters keep, as clauses that end with row `v` bound and filtered. */
 export interface RowsRead {
   clauses: string[];
@@ -32,10 +46,7 @@ export interface RowsRead {
 export function readRows(
   list: ElementList,
   given: ReadonlySet<string>,
-  search?: Search,
-  kept?: string,
-  whereStart?: WhereSeek,
-  rowsKept?: (filter: Filter) => number | undefined,
+  { search, kept, whereStart, rowsKept, also = [] }: ReadOptions = {},
 ): RowsRead {
   const { type: label, v, parent, filters } = list;
   const servableInstants = filters.flatMap((filter) =>
@@ -48,6 +59,7 @@ export function readRows(
       .flatMap((filter) => conditionsOf(v, filter, given, filter === start)),
     ...(search === undefined ? [] : [search.condition]),
     ...(kept === undefined ? [] : [kept]),
+    ...also,
   ];
   if (parent !== undefined && given.has(parent.argument)) {
     return {
@@ -109,6 +121,28 @@ function fewestKept(
     if (fewest === undefined || rows < fewest.rows) fewest = { filter, rows };
   }
   return fewest?.filter;
+}
+
+/**
+ * Whether the rows a root list's filters keep are few enough to read them all and sort them, rather
+ * than walk the order's index until `size` rows pass: when the filter keeping the fewest (`r` rows
+ * of the label's `n`, estimated) keeps `r² ≤ size × n`. A walk in order reads about `size × n / r`
+ * rows before `size` pass (more when the filters' rows are late in the order, all of the label's
+ * when none passes); the sorted read reads `r`. Without estimates, never.
+ */
+export function keepsFewRows(
+  list: ElementList,
+  request: FieldRequest,
+  given: ReadonlySet<string>,
+  size: number,
+): boolean {
+  const labelled = request.estimates?.labelRows(list.type);
+  if (labelled === undefined) return false;
+  const rowsKept = rowsKeptBy(list, request);
+  let fewest = Infinity;
+  for (const filter of list.filters)
+    if (isGiven(filter, given)) fewest = Math.min(fewest, rowsKept(filter) ?? Infinity);
+  return fewest * fewest <= size * labelled;
 }
 
 /** The request's estimates of the rows each filter of `list` keeps, for {@link readRows}. */

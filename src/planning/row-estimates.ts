@@ -123,7 +123,12 @@ export function statisticsStatement(label: string, filter: Filter): string {
  */
 export class RowEstimates implements RowEstimator {
   private statistics = new Map<string, Statistics>();
+  private labels = new Map<string, number>();
   version = 0;
+
+  labelRows(type: ElementType): number | undefined {
+    return this.labels.get(type);
+  }
 
   rowsKept(type: ElementType, filter: Filter, args: Readonly<Record<string, unknown>>): number | undefined {
     const statistics = this.statistics.get(`${type}.${filter.property}`);
@@ -131,31 +136,47 @@ export class RowEstimates implements RowEstimator {
   }
 
   /**
-   * Reads every list filter's statistics once, one after another; a failed read keeps the last
-   * (one line says which failed, and why the first did). Resolves with the count of failures.
+   * Reads each list's label count and each of its filters' statistics once, one after another; a
+   * failed read keeps the last (one line says which failed, and why the first did). Resolves with
+   * the count of failures.
    */
   async read(driver: Driver, database: string, log: (line: string) => void): Promise<number> {
-    const next = new Map(this.statistics);
+    const statistics = new Map(this.statistics);
+    const labels = new Map(this.labels);
+    const reads = ELEMENT_TYPES.flatMap((type) => {
+      const filters = DOMAIN[type].list?.filters ?? [];
+      if (filters.length === 0) return [];
+      return [
+        { key: type, read: async () => void labels.set(type, await readLabelRows(driver, database, type)) },
+        ...filters.map((filter) => ({
+          key: `${type}.${filter.property}`,
+          read: async () =>
+            void statistics.set(
+              `${type}.${filter.property}`,
+              await readStatistics(driver, database, type, filter),
+            ),
+        })),
+      ];
+    });
     const failed: string[] = [];
     let reason = "";
     let unavailable = false;
-    for (const type of ELEMENT_TYPES)
-      for (const filter of DOMAIN[type].list?.filters ?? []) {
-        const key = `${type}.${filter.property}`;
-        if (unavailable) {
-          failed.push(key);
-          continue;
-        }
-        try {
-          next.set(key, await readStatistics(driver, database, type, filter));
-        } catch (error) {
-          if (failed.length === 0) reason = error instanceof Error ? error.message : String(error);
-          failed.push(key);
-          // Neo4j is not there: the other reads would fail alike.
-          if (isDatabaseUnavailable(error)) unavailable = true;
-        }
+    for (const { key, read } of reads) {
+      if (unavailable) {
+        failed.push(key);
+        continue;
       }
-    this.statistics = next;
+      try {
+        await read();
+      } catch (error) {
+        if (failed.length === 0) reason = error instanceof Error ? error.message : String(error);
+        failed.push(key);
+        // Neo4j is not there: the other reads would fail alike.
+        if (isDatabaseUnavailable(error)) unavailable = true;
+      }
+    }
+    this.statistics = statistics;
+    this.labels = labels;
     this.version++;
     if (failed.length > 0)
       log(`Row estimates: ${failed.join(", ")} not read (${reason.split("\n")[0] ?? ""})`);
@@ -195,6 +216,20 @@ export class RowEstimates implements RowEstimator {
   }
 }
 
+/** One auto-commit query, never retried: a Neo4j that is not there fails the read at once. */
+async function readOnce(driver: Driver, database: string, text: string, parameters: Record<string, unknown>) {
+  const session = driver.session({ database, defaultAccessMode: neo4j.session.READ });
+  return answerWithin(session.run(text, parameters, { timeout: READ_TIMEOUT_MS }), READ_TIMEOUT_MS).finally(
+    () => session.close(),
+  );
+}
+
+/** The rows of a label, from Neo4j's count store. */
+async function readLabelRows(driver: Driver, database: string, label: string): Promise<number> {
+  const { records } = await readOnce(driver, database, `MATCH (n:${label}) RETURN count(n) AS rows`, {});
+  return Number(records[0]?.get("rows") ?? 0);
+}
+
 async function readStatistics(
   driver: Driver,
   database: string,
@@ -202,16 +237,11 @@ async function readStatistics(
   filter: Filter,
 ): Promise<Statistics> {
   const text = statisticsStatement(label, filter);
-  // One auto-commit query, never retried: a Neo4j that is not there fails the read at once.
-  const session = driver.session({ database, defaultAccessMode: neo4j.session.READ });
-  const { records } = await answerWithin(
-    session.run(
-      text,
-      { sample: SAMPLE, buckets: BUCKETS, ...constantsOf(text) },
-      { timeout: READ_TIMEOUT_MS },
-    ),
-    READ_TIMEOUT_MS,
-  ).finally(() => session.close());
+  const { records } = await readOnce(driver, database, text, {
+    sample: SAMPLE,
+    buckets: BUCKETS,
+    ...constantsOf(text),
+  });
   if (filter.kind === "equals")
     return {
       kind: "values",
