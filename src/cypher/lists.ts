@@ -50,8 +50,10 @@ export function givenArguments(list: ElementList, request: FieldRequest): Set<st
 
 /**
  * A root list's page: clauses returning its rows `v` in the requested order, `page.size` of them.
- * With its parent given, that node's relationships (sorted as they come: they are few); else the
- * index of the ordered property, read in order.
+ * With its parent given, that node's relationships (sorted as they come: they are few); with a
+ * search, its candidates, likewise; when its filters are estimated to keep few rows
+ * ({@link keepsFewRows}), those rows, likewise; else the index of the ordered property, read in
+ * order.
  */
 export function rootPage(list: ElementList, request: FieldRequest, page: Page): string[] {
   const given = givenArguments(list, request);

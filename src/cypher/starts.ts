@@ -1,6 +1,7 @@
-// Where a read of a root list's rows starts when it needs them all (a count, groups): one parent
-// node's relationships, one filter's range index, or the whole label. Only the request's own
-// arguments decide, when its statement is built: the Cypher holds one read.
+// Where a read of a root list's rows starts when it needs them all (a count, groups, a page of few
+// rows): one parent node's relationships, one filter's range index, or the whole label. The
+// request's own arguments decide, with the service's estimates of the rows each filter keeps
+// (src/planning/row-estimates.ts), when its statement is built: the Cypher holds one read.
 import type { ElementList } from "./element-lists.js";
 import type { Filter } from "../domain/table.js";
 import { conditionsOf, isGiven, seekOf } from "./filters.js";

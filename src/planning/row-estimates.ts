@@ -1,5 +1,6 @@
 // How many rows each filter of a root list keeps, estimated from the graph itself: what a read of
-// all the rows a filter keeps (a count, groups: src/cypher/starts.ts) starts from. Each of a list's
+// all the rows a filter keeps (a count, groups, a page of few rows: src/cypher/starts.ts) starts
+// from, and whether a page reads them all rather than walk its order's index. Each of a list's
 // filters has a range index; a read starts from one and checks the others on the rows it gives, so
 // the read costs the rows its start keeps. Neo4j's planner cannot tell which of two ranges keeps
 // fewer (it has no histograms), and the first filter given was no better a guess: at 1M decisions,
@@ -118,8 +119,9 @@ export function statisticsStatement(label: string, filter: Filter): string {
 
 /**
  * The estimates the service's reads start by, read in the background at start-up and again
- * every few minutes (`ROW_ESTIMATES_INTERVAL_MS`). None is known until the first read ends, nor for a filter whose read failed: its
- * lists then start from the first filter given, as without estimates.
+ * every few minutes (`ROW_ESTIMATES_INTERVAL_MS`). None is known until the first read ends, nor
+ * for a filter whose read failed: its lists then start from the first filter given, and pages
+ * walk their order's index, as without estimates.
  */
 export class RowEstimates implements RowEstimator {
   private statistics = new Map<string, Statistics>();
