@@ -45,6 +45,13 @@ describe("row estimates (src/planning/row-estimates.ts)", () => {
       expect(rowsKept(instants, dayRange, { since: day("2025-04-01") })).to.equal(200);
       expect(rowsKept(instants, dayRange, { until: day("2024-12-31") })).to.equal(0);
       expect(rowsKept(instants, dayRange, {})).to.equal(undefined);
+      // The years 0 to 99 are those years, not 1900 to 1999.
+      const early = {
+        kind: "quantiles",
+        rows: 100,
+        quantiles: [Date.parse("0050-01-01T00:00:00Z") / 1000],
+      } as const;
+      expect(rowsKept(early, dayRange, { since: day("0050-01-01"), until: day("0050-01-01") })).to.equal(100);
       const values = { kind: "values", rows: new Map([['"DECIDED"', 7]]) } as const;
       expect(rowsKept(values, equals, { status: "DECIDED" })).to.equal(7);
       expect(rowsKept(values, equals, { status: "EXECUTED" })).to.equal(0);

@@ -39,7 +39,10 @@ const valueKey = (value: unknown) => JSON.stringify(value);
 function daySeconds(value: unknown): number | undefined {
   if (!neo4j.isDate(value)) return undefined;
   const { year, month, day } = value as { year: unknown; month: unknown; day: unknown };
-  return Date.UTC(Number(year), Number(month) - 1, Number(day)) / 1000;
+  const start = new Date(0);
+  // setUTCFullYear, not Date.UTC: Date.UTC reads the years 0 to 99 as 1900 to 1999.
+  start.setUTCFullYear(Number(year), Number(month) - 1, Number(day));
+  return start.getTime() / 1000;
 }
 
 /** A numeric argument as a number. */
@@ -221,9 +224,12 @@ export class RowEstimates implements RowEstimator {
 /** One auto-commit query, never retried: a Neo4j that is not there fails the read at once. */
 async function readOnce(driver: Driver, database: string, text: string, parameters: Record<string, unknown>) {
   const session = driver.session({ database, defaultAccessMode: neo4j.session.READ });
-  return answerWithin(session.run(text, parameters, { timeout: READ_TIMEOUT_MS }), READ_TIMEOUT_MS).finally(
-    () => session.close(),
-  );
+  // Named in Neo4j's query log and `SHOW TRANSACTIONS` as pre-planning's queries are.
+  const metadata = { app: "kg-graphql", purpose: "row-estimates" };
+  return answerWithin(
+    session.run(text, parameters, { timeout: READ_TIMEOUT_MS, metadata }),
+    READ_TIMEOUT_MS,
+  ).finally(() => session.close());
 }
 
 /** The rows of a label, from Neo4j's count store. */
