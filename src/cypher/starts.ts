@@ -82,10 +82,7 @@ export function readRows(
       servableInstants,
     };
   }
-  const start = fewestKept(
-    filters.filter((filter) => isGiven(filter, given)),
-    rowsKept,
-  );
+  const start = fewestKept(list, given, rowsKept)?.filter;
   if (start === undefined && whereStart !== undefined)
     return {
       clauses: [
@@ -110,18 +107,22 @@ export function readRows(
   };
 }
 
-/** The filter estimated to keep the fewest rows; the first when none is estimated lower. */
+/**
+ * The given filter estimated to keep the fewest rows, with those rows (`Infinity` when not
+ * estimated); the first given when none is estimated lower.
+ */
 function fewestKept(
-  filters: readonly Filter[],
+  list: ElementList,
+  given: ReadonlySet<string>,
   rowsKept: ((filter: Filter) => number | undefined) | undefined,
-): Filter | undefined {
-  if (filters.length < 2 || rowsKept === undefined) return filters[0];
+): { filter: Filter; rows: number } | undefined {
   let fewest: { filter: Filter; rows: number } | undefined;
-  for (const filter of filters) {
-    const rows = rowsKept(filter) ?? Infinity;
+  for (const filter of list.filters) {
+    if (!isGiven(filter, given)) continue;
+    const rows = rowsKept?.(filter) ?? Infinity;
     if (fewest === undefined || rows < fewest.rows) fewest = { filter, rows };
   }
-  return fewest?.filter;
+  return fewest;
 }
 
 /**
@@ -139,10 +140,7 @@ export function keepsFewRows(
 ): boolean {
   const labelled = request.estimates?.labelRows(list.type);
   if (labelled === undefined) return false;
-  const rowsKept = rowsKeptBy(list, request);
-  let fewest = Infinity;
-  for (const filter of list.filters)
-    if (isGiven(filter, given)) fewest = Math.min(fewest, rowsKept(filter) ?? Infinity);
+  const fewest = fewestKept(list, given, rowsKeptBy(list, request))?.rows ?? Infinity;
   return fewest * fewest <= size * labelled;
 }
 
