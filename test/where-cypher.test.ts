@@ -65,9 +65,9 @@ describe("where compiled to Cypher, without a database (src/cypher/where.ts)", (
       );
   });
 
-  it("reads a single link's lowest-id target, and asks only that it exists for {}", () => {
+  it("reads a single link's lowest-id target, and asks only that one exists for {}", () => {
     expect(whereCondition("Decision", "d", { decidedBy: {} })).to.equal(
-      "EXISTS { MATCH (d)-[:DECIDED_BY]->(pdw1:Person) WITH pdw1 ORDER BY pdw1.id LIMIT 1 RETURN pdw1 }",
+      "EXISTS { MATCH (d)-[:DECIDED_BY]->(pdw1:Person) }",
     );
     const team = whereCondition("Decision", "d", { decidedBy: { team: { eq: "Platform" } } }) ?? "";
     expect(team).to.include("WITH pdw1 ORDER BY pdw1.id LIMIT 1 WITH pdw1 WHERE ");
@@ -111,8 +111,8 @@ describe("where compiled to Cypher, without a database (src/cypher/where.ts)", (
     });
     expect(several).to.equal(
       "(t.name STARTS WITH $where.`AND`[1].`name`.`startsWith`) AND (t.id IN $where.`id`.`in`) AND " +
-        "(CASE WHEN (EXISTS { MATCH (t)<-[:ABOUT]-(dtw1:Decision) WHERE dtw1.status = $where.`decisions`.`some`.`status`.`eq` }) " +
-        "AND (NOT EXISTS { MATCH (t)<-[:ABOUT]-(gtw2:Disagreement) }) AND (EXISTS { MATCH (t)<-[:ABOUT]-(gtw3:Disagreement) }) THEN true ELSE false END)",
+        "(EXISTS { WITH t WHERE CASE WHEN (EXISTS { MATCH (t)<-[:ABOUT]-(dtw1:Decision) WHERE dtw1.status = $where.`decisions`.`some`.`status`.`eq` }) " +
+        "AND (NOT EXISTS { MATCH (t)<-[:ABOUT]-(gtw2:Disagreement) }) AND (EXISTS { MATCH (t)<-[:ABOUT]-(gtw3:Disagreement) }) THEN true ELSE false END })",
     );
     // Several forms of one link, likewise.
     expect(
@@ -120,7 +120,7 @@ describe("where compiled to Cypher, without a database (src/cypher/where.ts)", (
         decisions: { count: { gt: 10 }, some: { status: { eq: "REVERSED" } }, none: {} },
       }),
     ).to.match(
-      /^CASE WHEN \(COUNT \{ .* \} > .*\) AND \(EXISTS \{ .* \}\) AND \(NOT EXISTS \{ .* \}\) THEN true ELSE false END$/,
+      /^EXISTS \{ WITH t WHERE CASE WHEN \(COUNT \{ .* \} > .*\) AND \(EXISTS \{ .* \}\) AND \(NOT EXISTS \{ .* \}\) THEN true ELSE false END \}$/,
     );
     // Inside a link's test, the same rule.
     expect(
@@ -134,10 +134,60 @@ describe("where compiled to Cypher, without a database (src/cypher/where.ts)", (
         },
       }),
     ).to.match(
-      /^EXISTS \{ MATCH .* WHERE CASE WHEN \(EXISTS \{ .* \}\) AND \(COUNT \{ .* \} > [^)]*\) AND \(EXISTS \{ .* \}\) THEN true ELSE false END \}$/,
+      /^EXISTS \{ MATCH .* WHERE EXISTS \{ WITH fcw1 WHERE CASE WHEN \(EXISTS \{ .* \}\) AND \(COUNT \{ .* \} > [^)]*\) AND \(EXISTS \{ .* \}\) THEN true ELSE false END \} \}$/,
     );
     // A condition that never holds decides the conjunction.
     expect(whereCondition("Topic", "t", { name: { eq: "Platform" }, OR: [] })).to.equal("$where IS NULL");
+  });
+
+  it("counts the link tests of top-level ANDs, one-item ORs and one link's forms as one conjunction's", () => {
+    // Two link tests under a one-item OR's AND, one beside them, and one link's none and count:
+    // five tests of one conjunction, as Neo4j's planner sees them.
+    const text =
+      whereCondition("Topic", "t", {
+        OR: [
+          {
+            AND: [{ disagreements: { some: {}, none: { id: { eq: "d42" } } } }],
+            disagreements: { none: {} },
+          },
+        ],
+        decisions: { none: { status: { eq: "EXECUTED" } }, count: { lte: 100 } },
+        name: { eq: "Platform" },
+      }) ?? "";
+    expect(text).to.match(
+      /^\(t\.name = .*\) AND \(EXISTS \{ WITH t WHERE CASE WHEN .* THEN true ELSE false END \}\)$/,
+    );
+    expect(text.match(/EXISTS \{ MATCH|COUNT \{/g)).to.have.length(5);
+  });
+
+  it("puts a CASE holding subqueries behind EXISTS { WITH … }, planned once; negates an existence test with NOT", () => {
+    const links = { decisions: { some: {} }, disagreements: { some: {} } };
+    // An OR, and the negation of a conjunction, of link tests.
+    expect(
+      whereCondition("Topic", "t", { OR: [{ decisions: { some: {} } }, { name: { eq: "Platform" } }] }),
+    ).to.equal(
+      "EXISTS { WITH t WHERE CASE WHEN (EXISTS { MATCH (t)<-[:ABOUT]-(dtw1:Decision) }) OR (t.name = $where.`OR`[1].`name`.`eq`) THEN true ELSE false END }",
+    );
+    const negated = whereCondition("Topic", "t", { NOT: links }) ?? "";
+    expect(negated).to.match(
+      /^NOT EXISTS \{ WITH t WHERE CASE WHEN \(EXISTS \{ .* \}\) AND \(EXISTS \{ .* \}\) THEN true ELSE false END \}$/,
+    );
+    // NOT of NOT is the test itself, or its opaque test: never a deeper nesting.
+    expect(whereCondition("Topic", "t", { NOT: { NOT: links } })).to.equal(negated.slice("NOT ".length));
+    expect(whereCondition("Topic", "t", { NOT: { NOT: { NOT: links } } })?.replace(/\.`NOT`/g, "")).to.equal(
+      negated.replace(/\.`NOT`/g, ""),
+    );
+    // One existence test is true or false, never null: NOT negates it, and NOT of that is the test.
+    expect(whereCondition("Topic", "t", { NOT: { decisions: { some: {} } } })).to.equal(
+      "NOT EXISTS { MATCH (t)<-[:ABOUT]-(dtw1:Decision) }",
+    );
+    expect(whereCondition("Topic", "t", { NOT: { decisions: { none: {} } } })).to.equal(
+      "EXISTS { MATCH (t)<-[:ABOUT]-(dtw1:Decision) }",
+    );
+    // all: the absence of a target failing a link test, that test negated.
+    expect(whereCondition("Topic", "t", { decisions: { all: { decidedBy: {} } } })).to.equal(
+      "NOT EXISTS { MATCH (t)<-[:ABOUT]-(dtw1:Decision) WHERE NOT EXISTS { MATCH (dtw1)-[:DECIDED_BY]->(ptw2:Person) } }",
+    );
   });
 
   it("names each link's rows apart, whatever the nesting", () => {

@@ -138,10 +138,12 @@ function singleLinkCondition(
 ): string {
   const t = rendering.variable(DOMAIN[link.to].v);
   const condition = whereOf(link.to, t, where, path, rendering);
+  // Any target exists when the lowest-id one does: `{}` needs no order.
+  if (condition === undefined) return `EXISTS { MATCH ${linkPattern(link, v, t)} }`;
   return [
     `EXISTS { MATCH ${linkPattern(link, v, t)}`,
     `WITH ${t} ORDER BY ${t}.id LIMIT 1`,
-    ...(condition === undefined ? [] : [`WITH ${t} WHERE ${condition}`]),
+    `WITH ${t} WHERE ${condition}`,
     `RETURN ${t} }`,
   ].join(" ");
 }
@@ -149,9 +151,10 @@ function singleLinkCondition(
 /**
  * A to-many link's conditions on all its targets (distinct, as the nested list of that name):
  * `some` and `none` an existence test that stops at the first deciding target, `all` the absence of
- * a target failing it, `count` a count that collects nothing.
+ * a target failing it, `count` a count that collects nothing. Each is one conjunct of the `where`
+ * holding the link (see {@link conjunction}).
  */
-function linksCondition(v: string, link: Link, links: unknown, path: string, rendering: Rendering) {
+function linkConditions(v: string, link: Link, links: unknown, path: string, rendering: Rendering): string[] {
   const tests = entriesOf(links).map(([form, where]) => {
     const t = rendering.variable(DOMAIN[link.to].v);
     const pattern = linkPattern(link, v, t);
@@ -167,61 +170,93 @@ function linksCondition(v: string, link: Link, links: unknown, path: string, ren
       case "none":
         return `NOT ${exists(condition)}`;
       case "all":
-        return condition === undefined ? undefined : `NOT ${exists(negation(condition))}`;
+        return condition === undefined ? undefined : `NOT ${exists(negation(t, condition))}`;
       default:
         throw new Error(`no link form ${form}`);
     }
   });
-  return conjunction(tests.filter((test) => test !== undefined));
-}
-
-/**
- * A disjunction or a negation as one opaque test. Left bare, Neo4j's planner splits a disjunction
- * (and a negated conjunction) beside an index read into a union whose other branch scans the whole
- * label: a page of 20 rows read every decision. `CASE` keeps it one filter on the rows read.
- */
-const opaque = (condition: string) => `CASE WHEN ${condition} THEN true ELSE false END`;
-
-const [NEGATED_START, NEGATED_END] = ["CASE WHEN ", " THEN false ELSE true END"];
-
-/**
- * The negation of a condition, opaque too. `NOT` of a negation is the condition itself, so a tree
- * of nested `NOT`s (a caller's 8,000 of them fit in a request's variables, and count toward no
- * bound) renders as one or none: the text stays as small as the conditions it holds.
- */
-function negation(condition: string): string {
-  if (condition.startsWith(NEGATED_START) && condition.endsWith(NEGATED_END))
-    return condition.slice(NEGATED_START.length, -NEGATED_END.length);
-  return `${NEGATED_START}${condition}${NEGATED_END}`;
+  return tests.filter((test) => test !== undefined);
 }
 
 /** A condition holding a subquery: a link's existence test or count. */
 const SUBQUERY = /\b(?:EXISTS|COUNT) \{/;
 
+/**
+ * A disjunction or a negation as one opaque test. Left bare, Neo4j's planner splits a disjunction
+ * (and a negated conjunction) beside an index read into a union whose other branch scans the whole
+ * label: a page of 20 rows read every decision. `CASE` keeps it one filter on the rows read.
+ *
+ * A `CASE` holding subqueries is itself a subquery on row `v`: `EXISTS { WITH v WHERE CASE … }`.
+ * Neo4j plans the subqueries of an expression again for each way it weighs of reading the rows
+ * the expression filters (each index a condition could start from, then each nesting level's own),
+ * so a caller's `where` with link tests inside `OR`, `NOT` or `all`, nested three deep, took 41 s to
+ * plan as bare `CASE`s (fuzz seed 527574547) and 0.3 s with each behind its `EXISTS`, planned once.
+ */
+function opaque(v: string, condition: string): string {
+  const test = `CASE WHEN ${condition} THEN true ELSE false END`;
+  return SUBQUERY.test(condition) ? `EXISTS { WITH ${v} WHERE ${test} }` : test;
+}
+
+const [NEGATED_START, NEGATED_END] = ["CASE WHEN ", " THEN false ELSE true END"];
+
+/**
+ * The negation of a condition on row `v`, opaque too: `NOT` of a test that is true or false, never
+ * null. `NOT` of a negation is the condition itself (or its opaque test), so a tree of nested
+ * `NOT`s (a caller's 8,000 of them fit in a request's variables, and count toward no bound) renders
+ * as one or none: the text stays as small as the conditions it holds.
+ */
+function negation(v: string, condition: string): string {
+  if (condition.startsWith(NEGATED_START) && condition.endsWith(NEGATED_END))
+    return condition.slice(NEGATED_START.length, -NEGATED_END.length);
+  // An existence test is true or false, never null: `NOT` negates it.
+  if (condition.startsWith("NOT ") && isOneExistsTest(condition.slice("NOT ".length)))
+    return condition.slice("NOT ".length);
+  if (isOneExistsTest(condition)) return `NOT ${condition}`;
+  if (SUBQUERY.test(condition)) return `NOT ${opaque(v, condition)}`;
+  return `${NEGATED_START}${condition}${NEGATED_END}`;
+}
+
+/**
+ * Whether a condition is one `EXISTS { … }` and nothing else: its first brace closes at its end.
+ * Braces appear in a rendered condition only around subqueries (values are parameters).
+ */
+function isOneExistsTest(condition: string): boolean {
+  if (!condition.startsWith("EXISTS {") || !condition.endsWith("}")) return false;
+  let depth = 0;
+  for (let index = "EXISTS ".length; index < condition.length; index++) {
+    const char = condition[index];
+    if (char === "{") depth++;
+    else if (char === "}" && --depth === 0) return index === condition.length - 1;
+  }
+  return false;
+}
+
 /** How many link tests of one conjunction are written as one opaque test (see {@link conjunction}). */
 const OPAQUE_LINK_TESTS = 3;
 
 /**
- * A conjunction as Neo4j plans it fastest. Left bare, each condition holding a subquery is a
- * pattern predicate Neo4j's planner places on its own, and it weighs their orders against each
+ * A conjunction on row `v` as Neo4j plans it fastest. Left bare, each condition holding a subquery
+ * is a pattern predicate Neo4j's planner places on its own, and it weighs their orders against each
  * other: a caller's `where` of 30 operators with five link tests at one level took 8 s to plan
  * (1.6 s for one read of it, against 0.35 s as one opaque test and 0.11 s without the links).
  * So {@link OPAQUE_LINK_TESTS} or more such conditions go together into one opaque test, after the
  * plain ones, which stay bare for Neo4j to check first. Fewer stay bare: two single-link tests as
  * one opaque test planned in 830 against 573 ms and ran in 57 against 30 ms (bench:cold's `where`).
+ * The conditions are the `where`'s own and those of its top-level `AND`s, one-item `OR`s and link
+ * forms: Neo4j sees them as one conjunction, so they are counted as one.
  */
-function conjunction(conditions: readonly string[]): string | undefined {
+function conjunction(v: string, conditions: readonly string[]): string | undefined {
   const links = conditions.filter((condition) => SUBQUERY.test(condition));
   if (links.length < OPAQUE_LINK_TESTS) return all(conditions);
   const plain = conditions.filter((condition) => !SUBQUERY.test(condition));
-  return all([...plain, opaque(links.map((condition) => `(${condition})`).join(" AND "))]);
+  return all([...plain, opaque(v, links.map((condition) => `(${condition})`).join(" AND "))]);
 }
 
 /** A `…Where` of `type` on row `v`, its values at `path`; `undefined` when it holds for every row. */
 function whereOf(type: ElementType, v: string, where: unknown, path: string, rendering: Rendering) {
   const conditions = conjunctsOf(type, v, where, path, rendering);
   // A condition that never holds decides the conjunction (`conjunctsOf` gives it alone).
-  return conditions === undefined ? rendering.never : conjunction(conditions);
+  return conditions === undefined ? rendering.never : conjunction(v, conditions);
 }
 
 /**
@@ -249,6 +284,13 @@ function conjunctsOf(
       }
       continue;
     }
+    if (field === "OR" && Array.isArray(value) && value.length === 1) {
+      // One alternative: its own conditions, each a conjunct.
+      const own = conjunctsOf(type, v, value[0], `${fieldPath}[0]`, rendering);
+      if (own === undefined) return undefined;
+      conditions.push(...own);
+      continue;
+    }
     if (field === "OR") {
       const items = Array.isArray(value) ? value : [];
       const alternatives = items.map((item, index) =>
@@ -257,25 +299,22 @@ function conjunctsOf(
       // One alternative that always holds makes the OR hold; none given never holds.
       if (alternatives.some((alternative) => alternative === undefined)) continue;
       if (alternatives.length === 0) return undefined;
-      condition =
-        alternatives.length === 1
-          ? alternatives[0]
-          : opaque(alternatives.map((alternative) => `(${alternative})`).join(" OR "));
+      condition = opaque(v, alternatives.map((alternative) => `(${alternative})`).join(" OR "));
     } else if (field === "NOT") {
       const negated = whereOf(type, v, value, fieldPath, rendering);
       if (negated === undefined) return undefined;
-      condition = negation(negated);
+      condition = negation(v, negated);
     } else {
       const stored = row.properties[field];
       const link = row.links[field];
       if (stored !== undefined)
         condition = filterCondition(`${v}.${field}`, propertyType(stored).name, value, fieldPath);
       else if (link === undefined) throw new Error(`${type} has no where field ${field}`);
-      else
-        condition =
-          link.kind === "single"
-            ? singleLinkCondition(v, link, value, fieldPath, rendering)
-            : linksCondition(v, link, value, fieldPath, rendering);
+      else if (link.kind === "single") condition = singleLinkCondition(v, link, value, fieldPath, rendering);
+      else {
+        conditions.push(...linkConditions(v, link, value, fieldPath, rendering));
+        continue;
+      }
     }
     if (condition !== undefined) conditions.push(condition);
   }
