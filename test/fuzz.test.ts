@@ -1,7 +1,14 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import { loadBadValues, loadFixtures } from "./support/fixtures.js";
-import { checkAnswer, requestArbitrary, send, type FuzzAnswer, type FuzzRequest } from "./support/fuzz.js";
+import {
+  checkAnswer,
+  requestArbitrary,
+  send,
+  timeLimit,
+  type FuzzAnswer,
+  type FuzzRequest,
+} from "./support/fuzz.js";
 import { buildTestSchema, startService, type RunningService } from "./support/service.js";
 
 /** `npm run fuzz -- --runs N [--seed S] [--concurrency C]` sets these; `npm test` runs a bounded number. */
@@ -13,10 +20,6 @@ const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 1);
 /** The contract's bound on any answer: the query timeout (in the suite 2 s) plus a few seconds. */
 const QUERY_TIMEOUT_MS = Number(process.env.FUZZ_QUERY_TIMEOUT_MS ?? 2_000);
 const ANSWER_WITHIN_MS = QUERY_TIMEOUT_MS + 5_000;
-
-/** What a test's property may take of mocha's timeout `ms` (0: none), leaving time to report. */
-const timeLimit = (ms: number) =>
-  ms === 0 ? [] : [fc.interruptAfterTimeLimit(Math.max(ms - 30_000, ms / 2), { failOnInterrupt: true })];
 
 /** A failed request and why, in a line a CI log keeps. */
 const failureLine = (request: FuzzRequest, error: unknown) =>
@@ -87,7 +90,7 @@ for (const [graph, load, runs] of [
           // fast-check prints the seed and path of a failure: `npm run fuzz -- --seed S` replays it.
           // Under mocha's timeout (none for `npm run fuzz`), runs and shrinking stop with time to
           // report: a run cut short fails, a failure is reported as far as it was shrunk.
-          { numRuns: runs, ...seed, endOnFailure: false, plugins: timeLimit(this.timeout()) },
+          { numRuns: runs, ...seed, endOnFailure: false, plugins: timeLimit(this.timeout(), true) },
         );
       const outcomes = [...seen].sort(([, a], [, b]) => b - a);
       console.log(`      ${outcomes.map(([outcome, n]) => `${n}× ${outcome}`).join(", ")}`);

@@ -305,6 +305,14 @@ export function documentArbitrary(
 }
 
 /**
+ * fast-check's parameters for a property that may take at most most of mocha's timeout `ms` (0:
+ * none), leaving time to report: runs and shrinking stop there. A run cut short fails when
+ * `failOnInterrupt`; a failure found is reported as far as it was shrunk either way.
+ */
+export const timeLimit = (ms: number, failOnInterrupt: boolean) =>
+  ms === 0 ? [] : [fc.interruptAfterTimeLimit(Math.max(ms - 30_000, ms / 2), { failOnInterrupt })];
+
+/**
  * The generator's documents, each with its parse when it parses and passes GraphQL's validation
  * against `schema` (most do), else none.
  */
