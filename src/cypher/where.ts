@@ -7,7 +7,8 @@
 // `NOT` keeps its row (the contract). A rendered condition is true for a row it keeps, and false
 // or null for one it does not: null only where a value is missing, which fails like false through
 // `AND` and `OR`, in a `WHERE` and in a `CASE WHEN`. So every negation, `all`'s included, is a
-// `CASE WHEN … THEN false ELSE true END`, which reads null as false: never a bare `NOT`. A text,
+// `CASE WHEN … THEN false ELSE true END`, which reads null as false, or the `NOT` of an existence
+// test, which is never null: never a bare `NOT` of a comparison. A text,
 // an enum, a boolean or a float is compared as it is (a value of another type compares as null);
 // an integer, a date or an instant only once its type's test let it through (`CASE WHEN x IS ::
 // DATE … THEN x < $… ELSE false END`), since its comparison could fail the query on another type.
