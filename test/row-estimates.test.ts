@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import neo4j from "neo4j-driver";
 import type { Filter } from "../src/domain/table.js";
-import { RowEstimates, rowsKept, shareWithin } from "../src/planning/row-estimates.js";
+import { RowEstimates, rowsKept, rowsKeptTogether, shareWithin } from "../src/planning/row-estimates.js";
 import { loadBadValues, loadFixtures } from "./support/fixtures.js";
 import { buildTestSchema, startCountingService, type RunningService } from "./support/service.js";
 import { timeLimit, validatedDocumentArbitrary } from "./support/fuzz.js";
@@ -59,6 +59,29 @@ describe("row estimates (src/planning/row-estimates.ts)", () => {
     });
   });
 
+  it("estimates filters given together from a sample of rows, a correlation included", () => {
+    const filters = [dayRange, equals, atLeast];
+    // 1,000 rows sampled as 4: only EXECUTED rows have a regretScore.
+    const sample = {
+      labelled: 1000,
+      rows: [
+        [seconds("2025-01-01"), '"DECIDED"', null],
+        [seconds("2025-02-01"), '"DECIDED"', null],
+        [seconds("2025-03-01"), '"EXECUTED"', 0.5],
+        [null, '"EXECUTED"', 0.9],
+      ],
+    };
+    const together = (given: Filter[], args: Record<string, unknown>) =>
+      rowsKeptTogether(sample, filters, given, args);
+    expect(together([equals], { status: "DECIDED" })).to.equal(500);
+    expect(together([equals, atLeast], { status: "DECIDED", regretScoreMin: 0.3 })).to.equal(0);
+    expect(together([equals, atLeast], { status: "EXECUTED", regretScoreMin: neo4j.int(0) })).to.equal(500);
+    expect(together([dayRange, equals], { since: day("2025-02-01"), status: "DECIDED" })).to.equal(250);
+    expect(together([dayRange], { until: day("2025-03-01") })).to.equal(750);
+    expect(together([], {})).to.equal(undefined);
+    expect(rowsKeptTogether({ labelled: 0, rows: [] }, filters, [equals], { status: "DECIDED" })).to.equal(0);
+  });
+
   it("fails fast and says so in one line when Neo4j is not there, estimating nothing", async () => {
     // Nothing listens on port 9 (discard) here.
     const driver = neo4j.driver("bolt://127.0.0.1:9", neo4j.auth.basic("neo4j", "x"), {
@@ -69,14 +92,16 @@ describe("row estimates (src/planning/row-estimates.ts)", () => {
     const lines: string[] = [];
     try {
       const started = performance.now();
-      // Four labels' counts and nine filters' statistics.
-      expect(await estimates.read(driver, "neo4j", (line) => lines.push(line))).to.equal(13);
+      // Four labels' counts, two lists' samples and nine filters' statistics.
+      expect(await estimates.read(driver, "neo4j", (line) => lines.push(line))).to.equal(15);
       expect(performance.now() - started).to.be.below(30_000);
     } finally {
       await driver.close();
     }
     expect(lines).to.have.length(1);
-    expect(lines[0]).to.match(/^Row estimates: Decision, Decision\.decidedAt, .* not read \(/);
+    expect(lines[0]).to.match(
+      /^Row estimates: Decision, Decision \(a sample\), Decision\.decidedAt, .* not read \(/,
+    );
     expect(estimates.rowsKept("Decision", equals, { status: "DECIDED" })).to.equal(undefined);
   });
 
@@ -148,13 +173,16 @@ describe("row estimates (src/planning/row-estimates.ts)", () => {
     ]);
 
     /** Each page, and the page after its connection's first, as the service answers them now. */
-    async function answers(to: {
-      service: RunningService;
-      counter: ReturnType<typeof countingDriver>;
-    }): Promise<{ bodies: unknown[]; cypher: string[] }> {
+    async function answers(
+      to: {
+        service: RunningService;
+        counter: ReturnType<typeof countingDriver>;
+      },
+      asked: readonly string[] = pages,
+    ): Promise<{ bodies: unknown[]; cypher: string[] }> {
       const bodies: unknown[] = [];
       const cypher: string[] = [];
-      for (const page of pages) {
+      for (const page of asked) {
         const first = await ask(page, to);
         bodies.push(first.body);
         cypher.push(first.cypher);
@@ -184,6 +212,34 @@ describe("row estimates (src/planning/row-estimates.ts)", () => {
         for (const cypher of walked.cypher) expect(reads(cypher)).to.be.at.least(2);
         for (const cypher of estimated.cypher) {
           expect(cypher).to.include("USING INDEX d:Decision(regretScore)");
+          expect(reads(cypher), cypher).to.equal(1);
+        }
+      } finally {
+        await walking.service.close();
+      }
+    });
+
+    // Of the fixture's 11 decisions, 4 have an executionGapDays (0 or more) and 5 are DECIDED: each
+    // filter keeps too many rows for a page of 1 to read them all (4² > 1 × 11), but together they
+    // keep one (d5), which the rows' sample tells: 4 × 1 ≤ 1 × 11.
+    const together = orders.flatMap((order) => [
+      `{ decisions(status: DECIDED, executionGapDaysMin: 0, limit: 1${order}) { id } }`,
+      `{ decisionsConnection(status: DECIDED, executionGapDaysMin: 0, first: 1${order}) { edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }`,
+    ]);
+
+    it("reads a page of filters keeping few rows together (a correlation) from the fewest's index, sorted", async () => {
+      await loadFixtures();
+      await service.readRowEstimates();
+      const estimated = await answers({ service, counter }, together);
+      const walking = await startCountingService();
+      try {
+        const walked = await answers(walking, together);
+        expect(estimated.bodies).to.deep.equal(walked.bodies);
+        expect(JSON.stringify(estimated.bodies)).to.include('"d5"');
+        const reads = (cypher: string) => cypher.match(/USING INDEX/g)?.length ?? 0;
+        for (const cypher of walked.cypher) expect(reads(cypher)).to.be.at.least(2);
+        for (const cypher of estimated.cypher) {
+          expect(cypher).to.include("USING INDEX d:Decision(executionGapDays)");
           expect(reads(cypher), cypher).to.equal(1);
         }
       } finally {

@@ -70,6 +70,12 @@ export interface RowEstimator {
   ) => number | undefined;
   /** The rows of the type's label, when known. */
   labelRows: (type: ElementType) => number | undefined;
+  /** The rows the `given` filters of the type's list keep together, when known (a correlation included). */
+  rowsKeptTogether: (
+    type: ElementType,
+    given: readonly Filter[],
+    args: Readonly<Record<string, unknown>>,
+  ) => number | undefined;
 }
 
 /** A field's Cypher for one request. */

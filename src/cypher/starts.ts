@@ -127,10 +127,11 @@ function fewestKept(
 
 /**
  * Whether the rows a root list's filters keep are few enough to read them all and sort them, rather
- * than walk the order's index until `size` rows pass: when the filter keeping the fewest (`r` rows
- * of the label's `n`, estimated) keeps `r² ≤ size × n`. A walk in order reads about `size × n / r`
- * rows before `size` pass (more when the filters' rows are late in the order, all of the label's
- * when none passes); the sorted read reads `r`. Without estimates, never.
+ * than walk the order's index until `size` rows pass. The sorted read reads the `r` rows of the
+ * filter keeping the fewest; a walk in order reads about `size × n / k` of the label's `n` rows
+ * before `size` pass, where `k` is what the filters keep together (more when their rows are late
+ * in the order, all `n` when none passes). So: when `r × k ≤ size × n`, estimated (`k` at most
+ * `r`, and `r` when the filters' sample is not read). Without estimates, never.
  */
 export function keepsFewRows(
   list: ElementList,
@@ -141,7 +142,9 @@ export function keepsFewRows(
   const labelled = request.estimates?.labelRows(list.type);
   if (labelled === undefined) return false;
   const fewest = fewestKept(list, given, rowsKeptBy(list, request))?.rows ?? Infinity;
-  return fewest * fewest <= size * labelled;
+  const filters = list.filters.filter((filter) => isGiven(filter, given));
+  const together = request.estimates?.rowsKeptTogether(list.type, filters, request.arguments) ?? fewest;
+  return fewest * Math.min(fewest, together) <= size * labelled;
 }
 
 /** The request's estimates of the rows each filter of `list` keeps, for {@link readRows}. */
