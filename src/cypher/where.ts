@@ -191,7 +191,7 @@ const SUBQUERY = /\b(?:EXISTS|COUNT) \{/;
  * Neo4j plans the subqueries of an expression again for each way it weighs of reading the rows
  * the expression filters (each index a condition could start from, then each nesting level's own),
  * so a caller's `where` with link tests inside `OR`, `NOT` or `all`, nested three deep, took 41 s to
- * plan as bare `CASE`s (fuzz seed 527574547) and 0.3 s with each behind its `EXISTS`, planned once.
+ * plan as bare `CASE`s (fuzz seed 527574547) and 0.84 s with each behind its `EXISTS`, planned once.
  */
 function opaque(v: string, condition: string): string {
   const test = `CASE WHEN ${condition} THEN true ELSE false END`;
