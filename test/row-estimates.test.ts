@@ -196,27 +196,35 @@ describe("row estimates (src/planning/row-estimates.ts)", () => {
       return { bodies, cypher };
     }
 
-    it("reads a page of few rows from the fewest's index, sorted, with the answers of an index walked in order", async () => {
+    /**
+     * Asks each page of `asked` of the service with estimates read and of one without (which walks
+     * the order's index): the same bodies, and each read with estimates one read of `index`.
+     */
+    async function expectOneSortedRead(asked: readonly string[], index: string): Promise<unknown[]> {
       await loadFixtures();
       await service.readRowEstimates();
-      const estimated = await answers({ service, counter });
-      // A service without estimates walks the order's index.
+      const estimated = await answers({ service, counter }, asked);
       const walking = await startCountingService();
       try {
-        const walked = await answers(walking);
+        const walked = await answers(walking, asked);
         expect(estimated.bodies).to.deep.equal(walked.bodies);
-        expect(estimated.bodies).to.have.length(pages.length + 2 * orders.length);
         // A walk in order reads the order's index, then the rows without a value from the `id`
         // index (index-pages.ts); the few rows are one read of the fewest's index.
         const reads = (cypher: string) => cypher.match(/USING INDEX/g)?.length ?? 0;
         for (const cypher of walked.cypher) expect(reads(cypher)).to.be.at.least(2);
         for (const cypher of estimated.cypher) {
-          expect(cypher).to.include("USING INDEX d:Decision(regretScore)");
+          expect(cypher).to.include(`USING INDEX d:Decision(${index})`);
           expect(reads(cypher), cypher).to.equal(1);
         }
+        return estimated.bodies;
       } finally {
         await walking.service.close();
       }
+    }
+
+    it("reads a page of few rows from the fewest's index, sorted, with the answers of an index walked in order", async () => {
+      const bodies = await expectOneSortedRead(pages, "regretScore");
+      expect(bodies).to.have.length(pages.length + 2 * orders.length);
     });
 
     // Of the fixture's 11 decisions, 4 have an executionGapDays (0 or more) and 5 are DECIDED: each
@@ -228,23 +236,8 @@ describe("row estimates (src/planning/row-estimates.ts)", () => {
     ]);
 
     it("reads a page of filters keeping few rows together (a correlation) from the fewest's index, sorted", async () => {
-      await loadFixtures();
-      await service.readRowEstimates();
-      const estimated = await answers({ service, counter }, together);
-      const walking = await startCountingService();
-      try {
-        const walked = await answers(walking, together);
-        expect(estimated.bodies).to.deep.equal(walked.bodies);
-        expect(JSON.stringify(estimated.bodies)).to.include('"d5"');
-        const reads = (cypher: string) => cypher.match(/USING INDEX/g)?.length ?? 0;
-        for (const cypher of walked.cypher) expect(reads(cypher)).to.be.at.least(2);
-        for (const cypher of estimated.cypher) {
-          expect(cypher).to.include("USING INDEX d:Decision(executionGapDays)");
-          expect(reads(cypher), cypher).to.equal(1);
-        }
-      } finally {
-        await walking.service.close();
-      }
+      const bodies = await expectOneSortedRead(together, "executionGapDays");
+      expect(JSON.stringify(bodies)).to.include('"d5"');
     });
 
     it("answers generated documents as a service without estimates does (property)", async function () {
