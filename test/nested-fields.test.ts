@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { reworded } from "../bench/cold-shapes.js";
 import { LIMITS } from "../src/contract.js";
 import { countingDriver } from "./support/counting-driver.js";
-import { timeLimit, validatedDocumentArbitrary } from "./support/fuzz.js";
+import { described, printingFirstFailure, timeLimit, validatedDocumentArbitrary } from "./support/fuzz.js";
 import { buildTestSchema, startCountingService, type RunningService } from "./support/service.js";
 
 /** `value` with one leading `k_` taken off every key, as {@link reworded} put it on. */
@@ -114,32 +114,35 @@ describe("nested fields on the fixture graph", () => {
     let sent = 0;
     let compared = 0;
     await fc.assert(
-      fc.asyncProperty(validatedDocumentArbitrary(schema), async ({ text, variables, valid }) => {
-        if (valid === undefined) return;
-        sent++;
-        const asked = await service.graphql(text, variables);
-        const again = await service.graphql(reworded(text, LIMITS.aliases), variables);
-        // A first asking past the suite's query timeout (504), or shed (503), says nothing of the
-        // wording: the reworded one is planned by then.
-        const busy = (status: number) => status === 503 || status === 504;
-        if (busy(asked.status) || busy(again.status)) return;
-        expect(again.status, text).to.equal(asked.status);
-        if (asked.status !== 200) return;
-        // Each error's message and path (response keys without `k_`), in one order: the reworded
-        // document's fields run in reverse order.
-        const errors = (body: typeof asked.body) =>
-          ((body.errors ?? []) as { message: string; path?: unknown[] }[])
-            .map(({ message, path }) =>
-              JSON.stringify([
-                message,
-                path?.map((key) => (typeof key === "string" ? key.replace(/^k_/, "") : key)),
-              ]),
-            )
-            .sort();
-        expect(unworded(again.body.data), text).to.deep.equal(asked.body.data);
-        expect(errors(again.body), text).to.deep.equal(errors(asked.body));
-        compared++;
-      }),
+      fc.asyncProperty(
+        validatedDocumentArbitrary(schema),
+        printingFirstFailure(async ({ text, variables, valid }) => {
+          if (valid === undefined) return;
+          sent++;
+          const asked = await service.graphql(text, variables);
+          const again = await service.graphql(reworded(text, LIMITS.aliases), variables);
+          // A first asking past the suite's query timeout (504), or shed (503), says nothing of the
+          // wording: the reworded one is planned by then.
+          const busy = (status: number) => status === 503 || status === 504;
+          if (busy(asked.status) || busy(again.status)) return;
+          expect(again.status, text).to.equal(asked.status);
+          if (asked.status !== 200) return;
+          // Each error's message and path (response keys without `k_`), in one order: the reworded
+          // document's fields run in reverse order.
+          const errors = (body: typeof asked.body) =>
+            ((body.errors ?? []) as { message: string; path?: unknown[] }[])
+              .map(({ message, path }) =>
+                JSON.stringify([
+                  message,
+                  path?.map((key) => (typeof key === "string" ? key.replace(/^k_/, "") : key)),
+                ]),
+              )
+              .sort();
+          expect(unworded(again.body.data), text).to.deep.equal(asked.body.data);
+          expect(errors(again.body), text).to.deep.equal(errors(asked.body));
+          compared++;
+        }, described),
+      ),
       // On a slow machine the runs stop short of 60 rather than fail the suite's timeout.
       { numRuns: 60, plugins: timeLimit(this.timeout(), false) },
     );

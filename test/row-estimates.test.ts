@@ -4,7 +4,7 @@ import type { Filter } from "../src/domain/table.js";
 import { RowEstimates, rowsKept, rowsKeptTogether, shareWithin } from "../src/planning/row-estimates.js";
 import { loadBadValues, loadFixtures } from "./support/fixtures.js";
 import { buildTestSchema, startCountingService, type RunningService } from "./support/service.js";
-import { timeLimit, validatedDocumentArbitrary } from "./support/fuzz.js";
+import { described, printingFirstFailure, timeLimit, validatedDocumentArbitrary } from "./support/fuzz.js";
 import fc from "fast-check";
 import type { countingDriver } from "./support/counting-driver.js";
 
@@ -250,31 +250,35 @@ describe("row estimates (src/planning/row-estimates.ts)", () => {
       let differentlyRead = 0;
       try {
         await fc.assert(
-          fc.asyncProperty(validatedDocumentArbitrary(schema), async ({ text, variables, valid }) => {
-            if (valid === undefined) return;
-            counter.reset();
-            walking.counter.reset();
-            const [estimated, walked] = await Promise.all([
-              service.graphql(text, variables),
-              walking.service.graphql(text, variables),
-            ]);
-            const texts = (recorded: { text: string }[]) => recorded.map((query) => query.text).sort();
-            const readApart =
-              JSON.stringify(texts(counter.recorded())) !== JSON.stringify(texts(walking.counter.recorded()));
-            // A first asking past the suite's query timeout (504), or shed (503), says nothing of the reads.
-            const busy = (status: number) => status === 503 || status === 504;
-            if (busy(estimated.status) || busy(walked.status)) return;
-            expect(estimated.status, text).to.equal(walked.status);
-            const answer = (body: typeof estimated.body) => ({
-              data: body.data,
-              errors: (
-                (body.errors ?? []) as { message: string; path?: unknown; extensions?: { code?: string } }[]
-              ).map(({ message, path, extensions }) => ({ message, path, code: extensions?.code })),
-            });
-            expect(answer(estimated.body), text).to.deep.equal(answer(walked.body));
-            compared++;
-            if (readApart) differentlyRead++;
-          }),
+          fc.asyncProperty(
+            validatedDocumentArbitrary(schema),
+            printingFirstFailure(async ({ text, variables, valid }) => {
+              if (valid === undefined) return;
+              counter.reset();
+              walking.counter.reset();
+              const [estimated, walked] = await Promise.all([
+                service.graphql(text, variables),
+                walking.service.graphql(text, variables),
+              ]);
+              const texts = (recorded: { text: string }[]) => recorded.map((query) => query.text).sort();
+              const readApart =
+                JSON.stringify(texts(counter.recorded())) !==
+                JSON.stringify(texts(walking.counter.recorded()));
+              // A first asking past the suite's query timeout (504), or shed (503), says nothing of the reads.
+              const busy = (status: number) => status === 503 || status === 504;
+              if (busy(estimated.status) || busy(walked.status)) return;
+              expect(estimated.status, text).to.equal(walked.status);
+              const answer = (body: typeof estimated.body) => ({
+                data: body.data,
+                errors: (
+                  (body.errors ?? []) as { message: string; path?: unknown; extensions?: { code?: string } }[]
+                ).map(({ message, path, extensions }) => ({ message, path, code: extensions?.code })),
+              });
+              expect(answer(estimated.body), text).to.deep.equal(answer(walked.body));
+              compared++;
+              if (readApart) differentlyRead++;
+            }, described),
+          ),
           // On a slow machine the runs stop short of 60 rather than fail the suite's timeout.
           { numRuns: 60, plugins: timeLimit(this.timeout(), false) },
         );

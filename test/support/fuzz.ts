@@ -313,6 +313,35 @@ export const timeLimit = (ms: number, failOnInterrupt: boolean) =>
   ms === 0 ? [] : [fc.interruptAfterTimeLimit(Math.max(ms - 30_000, ms / 2), { failOnInterrupt })];
 
 /**
+ * A property's check that prints its first failure as it happens, with `describe(value)`: shrinking
+ * it may outlast the test's timeout, which would leave a CI log with no document at all (the
+ * suite's seeds are random).
+ */
+export function printingFirstFailure<T extends object>(
+  check: (value: T) => Promise<void>,
+  describe: (value: NoInfer<T>) => string,
+): (value: T) => Promise<void> {
+  let failed = false;
+  return async (value) => {
+    try {
+      await check(value);
+    } catch (error) {
+      if (!failed)
+        console.log(
+          `      first failure, before shrinking: ${describe(value)}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      failed = true;
+      throw error;
+    }
+  };
+}
+
+/** A generated document as a line a CI log keeps. */
+export function described({ text, variables }: { text: string; variables: Record<string, unknown> }): string {
+  return `${JSON.stringify(text)} with ${JSON.stringify(variables)}`.slice(0, 3000);
+}
+
+/**
  * The generator's documents, each with its parse when it parses and passes GraphQL's validation
  * against `schema` (most do), else none.
  */
