@@ -8,7 +8,9 @@
 // 1.0 s from the first and 0.25 s from the second. So the service keeps, per filter, the counts of
 // its values (an `equals` filter) or their quantiles (a lower bound, a day range), read in the
 // background from the filters' indexes, and a read starts from the filter estimated to keep the
-// fewest rows. Only which index a read starts from follows the estimates: never which rows it keeps.
+// fewest rows. A sample of each list's rows tells what its filters keep together (a correlation),
+// so a page reads and sorts its rows when few pass together, rather than walk its order's index
+// through all of them. Only where a read starts follows the estimates: never which rows it keeps.
 import neo4j, { type Driver } from "neo4j-driver";
 import { DOMAIN, ELEMENT_TYPES, type ElementType, type Filter } from "../domain/table.js";
 import { AFTER_LAST_SERVABLE_INSTANT, constantsOf, FIRST_SERVABLE_INSTANT } from "../cypher/values.js";
