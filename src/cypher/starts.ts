@@ -142,9 +142,11 @@ export function keepsFewRows(
   const labelled = request.estimates?.labelRows(list.type);
   if (labelled === undefined) return false;
   const fewest = fewestKept(list, given, rowsKeptBy(list, request))?.rows ?? Infinity;
+  if (fewest * fewest <= size * labelled) return true;
+  // Only then is the sample worth a scan: what the filters keep together is at most `fewest`.
   const filters = list.filters.filter((filter) => isGiven(filter, given));
   const together = request.estimates?.rowsKeptTogether(list.type, filters, request.arguments) ?? fewest;
-  return fewest * Math.min(fewest, together) <= size * labelled;
+  return fewest * together <= size * labelled;
 }
 
 /** The request's estimates of the rows each filter of `list` keeps, for {@link readRows}. */

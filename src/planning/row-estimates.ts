@@ -92,16 +92,30 @@ export function rowsKept(
     const value = args[filter.argument];
     return value === undefined || value === null ? undefined : (statistics.rows.get(valueKey(value)) ?? 0);
   }
+  const range = rangeKept(filter, args);
+  return range === undefined
+    ? undefined
+    : statistics.rows * shareWithin(statistics.quantiles, range.low, range.high);
+}
+
+/**
+ * The values `[low, high)` a lower bound or a day range keeps with the given arguments, as its
+ * statistics compare them (numbers; instants as epoch seconds, `until` keeping its own day);
+ * undefined when its arguments are not given, or for an `equals` filter.
+ */
+function rangeKept(
+  filter: Filter,
+  args: Readonly<Record<string, unknown>>,
+): { low: number; high: number } | undefined {
   if (filter.kind === "atLeast") {
     const low = numberOf(args[filter.argument]);
-    return low === undefined ? undefined : statistics.rows * shareWithin(statistics.quantiles, low, Infinity);
+    return low === undefined ? undefined : { low, high: Infinity };
   }
   if (filter.kind === "dayRange") {
     const since = daySeconds(args[filter.since]);
     const until = daySeconds(args[filter.until]);
     if (since === undefined && until === undefined) return undefined;
-    const high = until === undefined ? Infinity : until + 86_400;
-    return statistics.rows * shareWithin(statistics.quantiles, since ?? -Infinity, high);
+    return { low: since ?? -Infinity, high: until === undefined ? Infinity : until + 86_400 };
   }
   return undefined;
 }
@@ -126,14 +140,9 @@ export function rowsKeptTogether(
     if (filter.kind === "equals") {
       const key = args[filter.argument] === undefined ? undefined : valueKey(args[filter.argument]);
       tests.push((value) => value === key);
-    } else if (filter.kind === "atLeast") {
-      const low = numberOf(args[filter.argument]) ?? -Infinity;
-      tests.push((value) => typeof value === "number" && value >= low);
     } else {
-      const since = daySeconds(args[filter.since]) ?? -Infinity;
-      const until = daySeconds(args[filter.until]);
-      const high = until === undefined ? Infinity : until + 86_400;
-      tests.push((value) => typeof value === "number" && value >= since && value < high);
+      const { low, high } = rangeKept(filter, args) ?? { low: -Infinity, high: Infinity };
+      tests.push((value) => typeof value === "number" && value >= low && value < high);
     }
     columns.push(column);
   }
@@ -151,10 +160,9 @@ export function rowsKeptTogether(
  */
 export function sampleStatement(label: string, filters: readonly Filter[]): string {
   const columns = filters.map((filter) => {
-    const value = `n.${filter.property}`;
-    if (filter.kind === "equals") return value;
-    if (filter.kind === "atLeast") return `CASE WHEN ${value} >= -1.0e308 THEN ${value} END`;
-    return `CASE WHEN ${value} >= ${FIRST_SERVABLE_INSTANT} AND ${value} < ${AFTER_LAST_SERVABLE_INSTANT} THEN ${value}.epochSeconds END`;
+    if (filter.kind === "equals") return `n.${filter.property}`;
+    const { kept, compared } = rangeValues(`n.${filter.property}`, filter);
+    return `CASE WHEN ${kept} THEN ${compared} END`;
   });
   return [
     `CALL () { MATCH (n:${label}) RETURN count(n) AS labelled }`,
@@ -162,6 +170,20 @@ export function sampleStatement(label: string, filters: readonly Filter[]): stri
     "WHERE rand() * labelled < $sample",
     `RETURN labelled, collect([${columns.join(", ")}]) AS rows`,
   ].join("\n");
+}
+
+/**
+ * Which stored values `value` of a lower bound or a day range its statistics read (`kept`: a
+ * number; a servable instant, one §3 can serve) and what they compare (`compared`: the number;
+ * the instant's epoch seconds).
+ */
+function rangeValues(value: string, filter: Filter): { kept: string; compared: string } {
+  return filter.kind === "atLeast"
+    ? { kept: `${value} >= -1.0e308`, compared: value }
+    : {
+        kept: `${value} >= ${FIRST_SERVABLE_INSTANT} AND ${value} < ${AFTER_LAST_SERVABLE_INSTANT}`,
+        compared: `${value}.epochSeconds`,
+      };
 }
 
 /**
@@ -174,13 +196,7 @@ export function statisticsStatement(label: string, filter: Filter): string {
   const start = [`MATCH (n:${label})`, `USING INDEX n:${label}(${filter.property})`];
   if (filter.kind === "equals")
     return [...start, `WHERE ${value} IS NOT NULL`, `RETURN ${value} AS value, count(n) AS rows`].join("\n");
-  const [kept, compared] =
-    filter.kind === "atLeast"
-      ? [`${value} >= -1.0e308`, value]
-      : [
-          `${value} >= ${FIRST_SERVABLE_INSTANT} AND ${value} < ${AFTER_LAST_SERVABLE_INSTANT}`,
-          `${value}.epochSeconds`,
-        ];
+  const { kept, compared } = rangeValues(value, filter);
   return [
     `CALL () { MATCH (n:${label}) RETURN count(n) AS labelled }`,
     ...start,
