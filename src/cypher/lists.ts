@@ -87,7 +87,9 @@ function keptRows(
   also: readonly string[] = [],
 ): string[] {
   const kept = requestedWhere(list.type, list.v, request);
-  return readRows(list, given, { kept, rowsKept: rowsKeptBy(list, request), also }).clauses;
+  // A search without full-text words (`a AND (b`) still keeps only the rows its condition keeps.
+  const search = requestedSearch(list, request);
+  return readRows(list, given, { search, kept, rowsKept: rowsKeptBy(list, request), also }).clauses;
 }
 
 /**
