@@ -240,6 +240,23 @@ describe("row estimates (src/planning/row-estimates.ts)", () => {
       expect(JSON.stringify(bodies)).to.include('"d5"');
     });
 
+    // Three of the fixture's five features are unshipped, few enough for a page of 2 to read them
+    // all and sort them (3 × 3 ≤ 2 × 5). Every word of `a AND (b` begins a stop word, so the search
+    // asks the full-text index nothing and only its condition keeps rows: none of the three.
+    it("keeps a search's condition on a page of few rows read and sorted, when the search asks the index nothing", async () => {
+      await loadFixtures();
+      await service.readRowEstimates();
+      const page = (search: string) =>
+        `{ features(shipped: false, limit: 2, orderBy: { field: SHIPPED_ON }${search}) { id } }`;
+      const unsearched = await ask(page(""));
+      expect(unsearched.cypher).to.include("USING INDEX f:Feature(shipped)");
+      expect(unsearched.body).to.deep.include({ data: { features: [{ id: "f3" }, { id: "f4" }] } });
+      const searched = await ask(page(', search: "a AND (b"'));
+      expect(searched.cypher).to.include("USING INDEX f:Feature(shipped)");
+      expect(searched.cypher).not.to.include("db.index.fulltext");
+      expect(searched.body).to.deep.include({ data: { features: [] } });
+    });
+
     it("answers generated documents as a service without estimates does (property)", async function () {
       this.timeout(240_000);
       await loadFixtures();
