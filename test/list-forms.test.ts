@@ -53,8 +53,12 @@ function candidates(
     .filter((node) => node.label === type)
     .map((node) => node.properties[filter.property])
     .map((value) => (isInt(value) ? value.toNumber() : value));
+  // Only what the argument's type takes: text in a number property, or a fraction in an Int, is not asked.
   const own = stored.filter((value) =>
-    declared === "String" ? typeof value === "string" : Number.isFinite(value) && typeof value === "number",
+    declared === "String"
+      ? typeof value === "string"
+      : typeof value === "number" &&
+        (declared === "Int" ? Number.isSafeInteger(value) : Number.isFinite(value)),
   );
   const more = declared === "String" ? ["nobody's"] : declared === "Int" ? [0, 100] : [0, 0.5, -1];
   return [{ argument: filter.argument, values: [...new Set([...own, ...more])].map(literal) }];
