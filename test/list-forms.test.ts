@@ -58,7 +58,7 @@ function candidates(
     declared === "String"
       ? typeof value === "string"
       : typeof value === "number" &&
-        (declared === "Int" ? Number.isSafeInteger(value) : Number.isFinite(value)),
+        (declared === "Int" ? Number.isInteger(value) && Math.abs(value) < 2 ** 31 : Number.isFinite(value)),
   );
   const more = declared === "String" ? ["nobody's"] : declared === "Int" ? [0, 100] : [0, 0.5, -1];
   return [{ argument: filter.argument, values: [...new Set([...own, ...more])].map(literal) }];
