@@ -1,9 +1,10 @@
-// One question, every form of it (contract §7): a root list, its connection read whole, the same
-// connection paged by cursors, a shorter page of the list, and (without a search) its group list
-// summed. Each form is compiled by other code (lists.ts, connections.ts, cursor.ts, groups.ts, the
-// estimates' starts), so a property over generated filters, orders and searches that asks them to
-// agree finds where one of them keeps or orders rows differently. Run over the fixture graph and
-// the one the ingest got wrong, by a service that reads row estimates and one that does not.
+// One question, every form of it (contract §7): a list, a shorter page of it, its connection read
+// whole and paged by cursors, and (for a root list without a search) its group list summed; root
+// lists with any filters, search and order, and nested lists under one parent row. Each form is
+// compiled by other code (lists.ts, connections.ts, cursor.ts, groups.ts, the estimates' starts),
+// so a property asking them to agree finds where one keeps or orders rows differently. Run over
+// the fixture graph and the one the ingest got wrong, by a service that reads row estimates and one
+// that does not, whose rows must agree too.
 import { expect } from "chai";
 import fc from "fast-check";
 import { isEnumType, isObjectType, type GraphQLSchema } from "graphql";
