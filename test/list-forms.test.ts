@@ -8,7 +8,7 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import { isEnumType, isObjectType, type GraphQLSchema } from "graphql";
-import { isInt } from "neo4j-driver";
+import { isDate, isInt } from "neo4j-driver";
 import { DOMAIN, ELEMENT_TYPES, type ElementType, type Filter } from "../src/domain/table.js";
 import { loadBadValues, loadFixtures } from "./support/fixtures.js";
 import { timeLimit } from "./support/fuzz.js";
@@ -75,12 +75,50 @@ function searchWords(graph: StoredGraph, type: ElementType, properties: readonly
   return [...new Set([...words, ...words.map((word) => word.slice(0, 2)), "zzyzx", "a AND (b"])];
 }
 
+/**
+ * `where` conditions on the properties a list orders by (where-seeks.ts starts a page from such a
+ * bound): a comparison with one of the stored values, or `isNull`, maybe negated.
+ */
+function whereConditions(graph: StoredGraph, type: ElementType): string[] {
+  const rows = graph.nodes.filter((node) => node.label === type);
+  return [...new Set(Object.values(DOMAIN[type].orders))].flatMap((property) => {
+    const declared = (DOMAIN[type].properties[property] ?? "String").replace(/!$/, "");
+    const operands = rows.flatMap((node): string[] => {
+      const value = node.properties[property];
+      const instant = node.instants[property];
+      if (declared === "DateTime")
+        return instant === undefined
+          ? []
+          : [
+              JSON.stringify(
+                new Date(instant.seconds * 1000 + Math.floor(instant.nanosecond / 1e6)).toISOString(),
+              ),
+            ];
+      if (declared === "Date") return isDate(value) ? [JSON.stringify(value.toString())] : [];
+      const number = isInt(value) ? value.toNumber() : value;
+      if (declared === "String") return typeof number === "string" ? [JSON.stringify(number)] : [];
+      if (typeof number !== "number") return [];
+      return declared === "Int" && !(Number.isInteger(number) && Math.abs(number) < 2 ** 31)
+        ? []
+        : [String(number)];
+    });
+    const tests = [
+      // A StringFilter compares by equality and parts, not by range.
+      ...(declared === "String" ? ["eq", "startsWith"] : ["eq", "gte", "lt"]).flatMap((operator) =>
+        operands.map((operand) => `{ ${operator}: ${operand} }`),
+      ),
+      "{ isNull: true }",
+    ];
+    return tests.flatMap((test) => [`{ ${property}: ${test} }`, `{ NOT: { ${property}: ${test} } }`]);
+  });
+}
+
 interface Question {
   type: ElementType;
   field: string;
-  /** The filters and search, as GraphQL arguments (`status: DECIDED, search: "x"`), without the order. */
+  /** The filters, `where` and search, as GraphQL arguments (`status: DECIDED, search: "x"`), without the order. */
   filters: string;
-  /** The filters alone: what the group list takes. */
+  /** The filters and `where`: what the group list takes. */
   groupFilters: string;
   orderBy: string;
   pageSize: number;
@@ -115,6 +153,7 @@ function questionArbitrary(schema: GraphQLSchema, graph: StoredGraph): fc.Arbitr
             ),
           ),
         search: fc.option(fc.constantFrom(...searchWords(graph, type, list.search.properties)), { freq: 3 }),
+        where: fc.option(fc.constantFrom(...whereConditions(graph, type)), { freq: 2 }),
         order: fc.option(
           fc.record({
             field: fc.constantFrom(...Object.keys(DOMAIN[type].orders)),
@@ -124,13 +163,14 @@ function questionArbitrary(schema: GraphQLSchema, graph: StoredGraph): fc.Arbitr
         pageSize: fc.integer({ min: 1, max: 4 }),
         by: dimensions.length === 0 ? fc.constant(undefined) : fc.constantFrom(...dimensions),
       })
-      .map(({ given, search, order, pageSize, by }): Question => {
-        const filters = [...given, ...(search === null ? [] : [`search: ${JSON.stringify(search)}`])];
+      .map(({ given, search, where, order, pageSize, by }): Question => {
+        const conditions = [...given, ...(where === null ? [] : [`where: ${where}`])];
+        const filters = [...conditions, ...(search === null ? [] : [`search: ${JSON.stringify(search)}`])];
         return {
           type,
           field: list.field,
           filters: filters.join(", "),
-          groupFilters: given.join(", "),
+          groupFilters: conditions.join(", "),
           orderBy: order === null ? "" : `orderBy: { field: ${order.field}, direction: ${order.direction} }`,
           pageSize,
           ...(groups !== undefined && by !== undefined && search === null
