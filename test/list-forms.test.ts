@@ -97,7 +97,7 @@ function whereConditions(graph: StoredGraph, type: ElementType): string[] {
       if (declared === "Date") return isDate(value) ? [JSON.stringify(value.toString())] : [];
       const number = isInt(value) ? value.toNumber() : value;
       if (declared === "String") return typeof number === "string" ? [JSON.stringify(number)] : [];
-      if (typeof number !== "number") return [];
+      if (typeof number !== "number" || !Number.isFinite(number)) return [];
       return declared === "Int" && !(Number.isInteger(number) && Math.abs(number) < 2 ** 31)
         ? []
         : [String(number)];
