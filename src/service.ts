@@ -1,7 +1,8 @@
 // The service's life: configuration → Neo4j (a local one with demo data when NEO4J_URI is unset)
 // → Redis → the app (src/assembly.ts) → HTTP, and on SIGTERM/SIGINT a bounded drain. Everything
 // the service reads from its environment is read here, once.
-import { createServer, type RequestListener, type Server } from "node:http";
+import type { RequestListener, Server } from "node:http";
+import { createHttpServer, type HttpServerSettings } from "./http/server.js";
 import type { AddressInfo } from "node:net";
 import { createMetricsApp, GRAPHQL_PATHS } from "./app.js";
 import { assembleService } from "./assembly.js";
@@ -75,11 +76,17 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
   log(
     `Concurrency: ${perKey} requests per key at once; ${executions} executions per instance, then a queue of ${queueLength} waiting up to ${queueTimeoutMs} ms.`,
   );
-  const server = await listen(app, config.http.port, config.http.host);
+  const httpSettings = { headersTimeoutMs: config.http.bodyTimeoutMs };
+  const server = await listen(app, config.http.port, config.http.host, httpSettings);
   const metricsServer =
     config.metrics.port === undefined
       ? undefined
-      : await listen(createMetricsApp(metrics, logError), config.metrics.port, config.http.host);
+      : await listen(
+          createMetricsApp(metrics, logError),
+          config.metrics.port,
+          config.http.host,
+          httpSettings,
+        );
   const base = `http://${config.http.host}:${config.http.port}`;
   log(
     `Prometheus metrics: http://${config.http.host}:${config.metrics.port ?? config.http.port}/metrics` +
@@ -130,8 +137,13 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
   process.once("SIGTERM", shutdown).once("SIGINT", shutdown);
 }
 
-async function listen(app: RequestListener, port: number, host: string): Promise<Server> {
-  const server = createServer(app);
+async function listen(
+  app: RequestListener,
+  port: number,
+  host: string,
+  settings: HttpServerSettings,
+): Promise<Server> {
+  const server = createHttpServer(app, settings);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {

@@ -1,5 +1,4 @@
 import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
 import type { GraphQLSchema } from "graphql";
 import type { Driver } from "neo4j-driver";
 import type { Express } from "express";
@@ -15,6 +14,7 @@ import {
 import type { RequestLogEntry } from "../../src/ops/request-log.js";
 import type { ApiKeyStore } from "../../src/auth/api-key-store.js";
 import { buildSchema } from "../../src/graphql/schema.js";
+import { createHttpServer } from "../../src/http/server.js";
 import { loadConfig, SETTINGS, type Config } from "../../src/config.js";
 import { createQuotaCounters, Quota, type QuotaCounters } from "../../src/quota/quota.js";
 import type { Admission } from "../../src/overload/admission.js";
@@ -177,11 +177,8 @@ export async function startService(
   const preplanning = assembled.startPreplanning();
   const estimating = assembled.startRowEstimates();
   const { key, record } = await keys.create("test suite", ["read"]);
-  const server: Server = await new Promise((resolve) => {
-    const listener = app.listen(0, "127.0.0.1", () => {
-      resolve(listener);
-    });
-  });
+  const server = createHttpServer(app, { headersTimeoutMs: config.http.bodyTimeoutMs });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const request = async (
     path: string,

@@ -1,0 +1,95 @@
+// The HTTP server around the app, for the service and the tests alike. Node's HTTP parser refuses
+// some requests before Express sees them: headers over its size limit, and headers that do not
+// arrive in time. Its own answers to those (`431`, `408`) carry no body and no `X-Request-Id`;
+// here they get the contract's (§2, §3) like every other refusal. A request that is not HTTP at
+// all (a malformed request line or header, both `Content-Length` and `Transfer-Encoding`) has no
+// code in the catalogue: Node's bare `400 Bad Request` stays, and the connection is closed.
+import {
+  createServer,
+  maxHeaderSize,
+  STATUS_CODES,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from "node:http";
+import type { Duplex } from "node:stream";
+import { ApiError, errorBody } from "../errors/catalogue.js";
+import { chooseRequestId } from "./request-id.js";
+
+export interface HttpServerSettings {
+  /**
+   * How long a request's headers may take to arrive from its first byte: the body's own time
+   * (contract §2), so that a caller holding a connection open byte by byte is refused as soon as
+   * one sending its body that slowly.
+   */
+  headersTimeoutMs: number;
+}
+
+/** How often Node looks for requests past their time (its default, 30 s, would let one wait that much longer). */
+const TIMEOUT_CHECK_MS = 250;
+const NODE_REQUEST_TIMEOUT_MS = 300_000;
+
+/** An HTTP server for `app` that answers what Node's parser refuses as the contract says. */
+export function createHttpServer(app: RequestListener, settings: HttpServerSettings): Server {
+  const server = createServer(
+    {
+      headersTimeout: settings.headersTimeoutMs,
+      // Node's own bound on a whole request (its default), which may not be shorter than the headers'.
+      requestTimeout: Math.max(NODE_REQUEST_TIMEOUT_MS, settings.headersTimeoutMs),
+      connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, settings.headersTimeoutMs),
+    },
+    app,
+  );
+  // The response each connection is writing, if any: a refusal may be written only between two
+  // (Node's own check, on a field of the socket that is not public).
+  const answering = new WeakMap<Duplex, ServerResponse>();
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    answering.set(req.socket, res);
+  });
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const response = answering.get(socket);
+    const midAnswer = response !== undefined && response.headersSent && !response.writableFinished;
+    const refusal = refusalOf(error, settings);
+    if (socket.writable && !midAnswer && refusal !== undefined) socket.end(rawAnswer(refusal));
+    else if (socket.writable && !midAnswer && error.code !== "ECONNRESET")
+      socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+    else socket.destroy();
+  });
+  return server;
+}
+
+/** The catalogue's refusal for what Node's parser refused, when the catalogue has one. */
+function refusalOf(error: NodeJS.ErrnoException, settings: HttpServerSettings): ApiError | undefined {
+  switch (error.code) {
+    case "HPE_HEADER_OVERFLOW":
+      return new ApiError(
+        "payload_too_large",
+        `The request's headers are too large: at most ${String(maxHeaderSize)} bytes.`,
+      );
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return new ApiError(
+        "request_timeout",
+        `The request's headers did not arrive within ${String(settings.headersTimeoutMs)} ms.`,
+      );
+    default:
+      return undefined;
+  }
+}
+
+/** A whole HTTP answer for a connection no request object was made for: the one body shape, closed after. */
+function rawAnswer(refusal: ApiError): string {
+  // Nothing of the request can be trusted: its own X-Request-Id is not read.
+  const requestId = chooseRequestId(undefined);
+  const body = JSON.stringify(errorBody(refusal, requestId));
+  return [
+    `HTTP/1.1 ${String(refusal.status)} ${STATUS_CODES[refusal.status] ?? ""}`,
+    "Content-Type: application/json; charset=utf-8",
+    `Content-Length: ${String(Buffer.byteLength(body))}`,
+    `X-Request-Id: ${requestId}`,
+    "Cache-Control: no-store",
+    "Connection: close",
+    "",
+    body,
+  ].join("\r\n");
+}

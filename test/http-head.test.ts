@@ -1,0 +1,180 @@
+// What Node's HTTP parser refuses before the app sees a request (src/http/server.ts): headers over
+// its size limit and headers that do not arrive in time get the contract's answer (§2, §3: the
+// one body shape, an X-Request-Id, a catalogue code), and the connection is closed after it.
+import { maxHeaderSize } from "node:http";
+import { connect } from "node:net";
+import { expect } from "chai";
+import { startService, type RunningService } from "./support/service.js";
+
+/** One raw HTTP exchange: what the server wrote until it closed the connection, and when it closed. */
+interface RawExchange {
+  status: number;
+  headers: Map<string, string>;
+  body: string;
+  /** Milliseconds from the first byte sent to the connection's close. */
+  closedAfterMs: number;
+}
+
+/**
+ * Writes `parts` to a new connection, `gapMs` apart, and reads until the server closes it (a
+ * test's timeout fails one that never does): the last part asks for the connection's close.
+ */
+function exchange(
+  service: RunningService,
+  parts: readonly string[],
+  { gapMs = 0 }: { gapMs?: number } = {},
+): Promise<RawExchange> {
+  const { hostname, port } = new URL(service.url);
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const socket = connect(Number(port), hostname);
+    let received = "";
+    const done = () => {
+      const [head = "", ...rest] = received.split("\r\n\r\n");
+      const [statusLine = "", ...lines] = head.split("\r\n");
+      resolve({
+        status: Number(statusLine.split(" ")[1]),
+        headers: new Map(
+          lines.map((line) => [
+            line.slice(0, line.indexOf(":")).toLowerCase(),
+            line.slice(line.indexOf(":") + 2),
+          ]),
+        ),
+        body: rest.join("\r\n\r\n"),
+        closedAfterMs: performance.now() - started,
+      });
+    };
+    socket.on("data", (chunk: Buffer) => {
+      received += chunk.toString("utf8");
+    });
+    socket.once("close", done);
+    socket.once("error", reject);
+    parts.forEach((part, index) => {
+      setTimeout(() => socket.write(part), index * gapMs);
+    });
+  });
+}
+
+/** The one error shape with `code`, its request id the X-Request-Id header's. */
+function expectRefusal(answer: RawExchange, status: number, code: string, message: RegExp): void {
+  expect(answer.status).to.equal(status);
+  expect(answer.headers.get("content-type")).to.equal("application/json; charset=utf-8");
+  expect(answer.headers.get("connection")).to.equal("close");
+  expect(answer.headers.get("cache-control")).to.equal("no-store");
+  const requestId = answer.headers.get("x-request-id");
+  expect(requestId).to.match(/^[0-9a-f-]{36}$/);
+  const body = JSON.parse(answer.body) as { errors: { message: string; extensions: object }[] };
+  expect(body.errors).to.have.length(1);
+  expect(body.errors[0]?.message).to.match(message);
+  expect(body.errors[0]?.extensions).to.deep.equal({ code, requestId });
+}
+
+describe("what Node's HTTP parser refuses, answered as the contract says (§2, §3)", () => {
+  describe("headers over Node's size limit", () => {
+    let service: RunningService;
+    before(async () => {
+      service = await startService();
+    });
+    after(async () => {
+      await service.close();
+    });
+
+    const query = JSON.stringify({ query: "{ topics(limit: 1) { id } }" });
+    /**
+     * A GraphQL request whose URL, header names and values come to `size` bytes (what Node counts
+     * against its limit: neither the separators nor the line ends), padded by one header.
+     */
+    const requestOfSize = (size: number, connection = "close") => {
+      const headers: [string, string][] = [
+        ["Host", "localhost"],
+        ["Content-Type", "application/json"],
+        ["Authorization", `Bearer ${service.key}`],
+        ["Content-Length", String(query.length)],
+        ["Connection", connection],
+      ];
+      const path = "/api/v1/graphql";
+      const counted =
+        path.length + headers.reduce((sum, [name, value]) => sum + name.length + value.length, 0);
+      const padding = size - counted - "X-Padding".length;
+      headers.push(["X-Padding", "p".repeat(padding)]);
+      return `POST ${path} HTTP/1.1\r\n${headers.map(([name, value]) => `${name}: ${value}\r\n`).join("")}\r\n${query}`;
+    };
+
+    it("answers headers one byte under the limit, and refuses the limit itself with 413 payload_too_large", async () => {
+      const under = await exchange(service, [requestOfSize(maxHeaderSize - 1)]);
+      expect(under.status).to.equal(200);
+      expect(JSON.parse(under.body)).to.have.nested.property("data.topics");
+
+      const at = await exchange(service, [requestOfSize(maxHeaderSize)]);
+      expectRefusal(at, 413, "payload_too_large", /headers are too large: at most 16384 bytes/);
+    });
+
+    it("refuses a keep-alive connection's second request when its headers are too large, after answering the first", async () => {
+      const first = requestOfSize(1_000, "keep-alive");
+      const answer = await exchange(service, [first, requestOfSize(maxHeaderSize + 10_000)], { gapMs: 100 });
+      // Two answers on one connection: the first request's 200, then the refusal.
+      const second = answer.body.slice(answer.body.indexOf("HTTP/1.1 413"));
+      expect(answer.status).to.equal(200);
+      expect(second).to.match(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
+      expect(second).to.include('"code":"payload_too_large"');
+    });
+  });
+
+  describe("headers that do not arrive in time", () => {
+    let service: RunningService;
+    before(async () => {
+      // The headers' time is the body's (REQUEST_BODY_TIMEOUT_MS), shortened for the test.
+      service = await startService(undefined, { bodyTimeoutMs: 400 });
+    });
+    after(async () => {
+      await service.close();
+    });
+
+    it("refuses headers stalled past the body timeout with 408 request_timeout and closes the connection", async () => {
+      const answer = await exchange(service, ["POST /api/v1/graphql HTTP/1.1\r\n", "Host: localhost\r\n"], {
+        gapMs: 50,
+      });
+      expectRefusal(answer, 408, "request_timeout", /did not arrive within 400 ms/);
+      // Node looks for late requests every 250 ms; far from its default 60 s either way.
+      expect(answer.closedAfterMs).to.be.at.least(400).and.below(5_000);
+    });
+
+    it("answers headers that arrive slowly but in time", async () => {
+      const answer = await exchange(
+        service,
+        ["POST /api/v1/graphql HTTP/1.1\r\n", "Host: localhost\r\n", "Connection: close\r\n\r\n"],
+        { gapMs: 100 },
+      );
+      // Complete in time, without a key: the app's own answer.
+      expect(answer.status).to.equal(401);
+      expect(answer.body).to.include('"code":"unauthorized"');
+    });
+
+    it("counts a keep-alive connection's time from its next request's first byte, not from its last answer", async () => {
+      const body = JSON.stringify({ query: "{ __typename }" });
+      const request = (connection: string) =>
+        `POST /api/v1/graphql HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${service.key}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${String(body.length)}\r\nConnection: ${connection}\r\n\r\n${body}`;
+      // Idle for twice the headers' time between the two requests (Node's keep-alive lasts 5 s).
+      const answer = await exchange(service, [request("keep-alive"), request("close")], { gapMs: 800 });
+      expect(answer.status).to.equal(200);
+      // The first answer's body, then the second answer whole.
+      const second = answer.body.slice(answer.body.indexOf("HTTP/1.1 "));
+      expect(second).to.match(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(second).to.include('{"data":{"__typename":"Query"}');
+    });
+  });
+
+  it("answers what is not HTTP with Node's bare 400 and closes the connection", async () => {
+    const service = await startService();
+    try {
+      for (const garbage of ["GARBAGE\r\n\r\n", "POST /api/v1/graphql HTTP/1.1\r\nBad Header: x\r\n\r\n"]) {
+        const answer = await exchange(service, [garbage]);
+        expect(answer.status).to.equal(400);
+        expect(answer.body).to.equal("");
+      }
+    } finally {
+      await service.close();
+    }
+  });
+});
