@@ -120,6 +120,25 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
     });
   });
 
+  it("refuses a chunked body whose chunk extensions are over Node's limit with 413 payload_too_large", async () => {
+    const errors: string[] = [];
+    const service = await startService(undefined, { logError: (line) => errors.push(line) });
+    try {
+      const chunked = (extension: string) =>
+        `POST /api/v1/graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n` +
+        `Authorization: Bearer ${service.key}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n` +
+        `1b;${extension}\r\n{"query": "{ __typename }"}\r\n0\r\n\r\n`;
+      const small = await exchange(service, [chunked("note=small")]);
+      expect(small.status).to.equal(200);
+      const large = await exchange(service, [chunked(`note=${"e".repeat(20_000)}`)]);
+      expectRefusal(large, 413, "payload_too_large", /chunk extensions are too large/);
+      // The app's own request, cut short under it, logs no failure of ours.
+      expect(errors).to.deep.equal([]);
+    } finally {
+      await service.close();
+    }
+  });
+
   describe("headers that do not arrive in time", () => {
     let service: RunningService;
     before(async () => {
