@@ -2,10 +2,10 @@
 // → Redis → the app (src/assembly.ts) → HTTP, and on SIGTERM/SIGINT a bounded drain. Everything
 // the service reads from its environment is read here, once.
 import type { RequestListener, Server } from "node:http";
-import { createHttpServer, type HttpServerSettings } from "./http/server.js";
 import type { AddressInfo } from "node:net";
 import { createMetricsApp, GRAPHQL_PATHS } from "./app.js";
 import { assembleService } from "./assembly.js";
+import { createHttpServer, type HttpServerSettings } from "./http/server.js";
 import { loadConfig } from "./config.js";
 import { createLogger, logRequestWith } from "./ops/logger.js";
 import { createQuotaCounters } from "./quota/quota.js";

@@ -1,10 +1,10 @@
 // The HTTP server around the app, for the service and the tests alike. Node's HTTP parser refuses
 // some requests itself: headers over its size limit, headers that do not arrive in time, a chunked
 // body's extensions over its limit. Its own answers (`431`, `408`, `413`) carry no body and no
-// `X-Request-Id`;
-// here they get the contract's (§2, §3) like every other refusal. A request that is not HTTP at
-// all (a malformed request line or header, both `Content-Length` and `Transfer-Encoding`) has no
-// code in the catalogue: Node's bare `400 Bad Request` stays, and the connection is closed.
+// `X-Request-Id`; here they get the contract's (§2, §3) like every other refusal. A request that
+// is not HTTP at all (a malformed request line or header, both `Content-Length` and
+// `Transfer-Encoding`) has no code in the catalogue: Node's bare `400 Bad Request` stays, and the
+// connection is closed.
 import {
   createServer,
   maxHeaderSize,
@@ -66,7 +66,7 @@ function refusalOf(error: NodeJS.ErrnoException, settings: HttpServerSettings): 
     case "HPE_HEADER_OVERFLOW":
       return new ApiError(
         "payload_too_large",
-        `The request's headers are too large: at most ${String(maxHeaderSize)} bytes.`,
+        `The request's headers are too large: they must come to less than ${String(maxHeaderSize)} bytes.`,
       );
     // A chunked body's extensions (`5;name=value`) past Node's 16 KiB: the body refused as too large.
     case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
