@@ -16,6 +16,7 @@ import {
 } from "node:http";
 import type { Duplex } from "node:stream";
 import { ApiError, errorBody } from "../errors/catalogue.js";
+import { JSON_ANSWER_TYPE } from "./accept.js";
 import { chooseRequestId } from "./request-id.js";
 
 export interface HttpServerSettings {
@@ -30,6 +31,8 @@ export interface HttpServerSettings {
 /** How often Node looks for requests past their time (its default, 30 s, would let one wait that much longer). */
 const TIMEOUT_CHECK_MS = 250;
 const NODE_REQUEST_TIMEOUT_MS = 300_000;
+/** Node's own answer to what is not HTTP. */
+const BAD_REQUEST = "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n";
 
 /** An HTTP server for `app` that answers what Node's parser refuses as the contract says. */
 export function createHttpServer(app: RequestListener, settings: HttpServerSettings): Server {
@@ -51,11 +54,12 @@ export function createHttpServer(app: RequestListener, settings: HttpServerSetti
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     const response = answering.get(socket);
     const midAnswer = response !== undefined && response.headersSent && !response.writableFinished;
+    if (!socket.writable || midAnswer || error.code === "ECONNRESET") {
+      socket.destroy();
+      return;
+    }
     const refusal = refusalOf(error, settings);
-    if (socket.writable && !midAnswer && refusal !== undefined) socket.end(rawAnswer(refusal));
-    else if (socket.writable && !midAnswer && error.code !== "ECONNRESET")
-      socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
-    else socket.destroy();
+    socket.end(refusal === undefined ? BAD_REQUEST : rawAnswer(refusal));
   });
   return server;
 }
@@ -88,7 +92,7 @@ function rawAnswer(refusal: ApiError): string {
   const body = JSON.stringify(errorBody(refusal, requestId));
   return [
     `HTTP/1.1 ${String(refusal.status)} ${STATUS_CODES[refusal.status] ?? ""}`,
-    "Content-Type: application/json; charset=utf-8",
+    `Content-Type: ${JSON_ANSWER_TYPE}`,
     `Content-Length: ${String(Buffer.byteLength(body))}`,
     `X-Request-Id: ${requestId}`,
     "Cache-Control: no-store",
