@@ -1,6 +1,7 @@
 // What Node's HTTP parser refuses before the app sees a request (src/http/server.ts): headers over
 // its size limit and headers that do not arrive in time get the contract's answer (§2, §3: the
-// one body shape, an X-Request-Id, a catalogue code), and the connection is closed after it.
+// one body shape, an X-Request-Id, a catalogue code), and the connection is closed after it. A
+// request that expects `100 Continue` is told to send its body only after its checks.
 import { maxHeaderSize } from "node:http";
 import { connect } from "node:net";
 import { expect } from "chai";
@@ -52,6 +53,28 @@ function exchange(
     parts.forEach((part, index) => {
       setTimeout(() => socket.write(part), index * gapMs);
     });
+  });
+}
+
+/**
+ * Sends a request's headers with `Expect: 100-continue` and its body only once told to continue,
+ * as curl and Node's own client do; resolves with all the server wrote until it closed the connection.
+ */
+function askExpectingContinue(service: RunningService, head: string, body: string): Promise<string> {
+  const { hostname, port } = new URL(service.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let received = "";
+    socket.on("data", (chunk: Buffer) => {
+      const told = received === "" && chunk.toString("utf8").startsWith("HTTP/1.1 100 Continue\r\n\r\n");
+      received += chunk.toString("utf8");
+      if (told) socket.write(body);
+    });
+    socket.once("close", () => {
+      resolve(received);
+    });
+    socket.once("error", reject);
+    socket.write(`${head}Expect: 100-continue\r\nConnection: close\r\n\r\n`);
   });
 }
 
@@ -200,5 +223,39 @@ describe("what Node's HTTP parser refuses, answered as the contract says (§2, �
     } finally {
       await service.close();
     }
+  });
+
+  describe("a request that expects 100 Continue", () => {
+    let service: RunningService;
+    before(async () => {
+      service = await startService();
+    });
+    after(async () => {
+      await service.close();
+    });
+
+    const body = JSON.stringify({ query: "{ __typename }" });
+    const head = (authorization: string, length = body.length) =>
+      `POST /api/v1/graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n` +
+      `Authorization: ${authorization}\r\nContent-Length: ${String(length)}\r\n`;
+
+    it("is told to continue once its key is checked, and its body is answered", async () => {
+      const received = await askExpectingContinue(service, head(`Bearer ${service.key}`), body);
+      expect(received).to.match(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK\r\n/);
+      expect(received).to.include('{"data":{"__typename":"Query"}');
+    });
+
+    it("is refused before it sends its body when its key is wrong or its body too large, and the connection closed", async () => {
+      const wrongKey = await askExpectingContinue(service, head("Bearer kg_not_a_key"), body);
+      expect(wrongKey).to.match(/^HTTP\/1\.1 401 Unauthorized\r\n/);
+      expect(wrongKey).to.match(/\r\nConnection: close\r\n/i);
+      expect(wrongKey).to.include('"code":"unauthorized"');
+
+      const tooLarge = await askExpectingContinue(service, head(`Bearer ${service.key}`, 65_537), body);
+      expect(tooLarge).to.match(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
+      expect(tooLarge).to.include('"code":"payload_too_large"');
+      // Never told to continue: the body was not sent, and the connection still closed.
+      expect(wrongKey + tooLarge).not.to.include("100 Continue");
+    });
   });
 });

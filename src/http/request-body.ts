@@ -4,6 +4,7 @@ import type { Request, RequestHandler } from "express";
 import { count, LIMITS } from "../contract.js";
 import { ApiError } from "../errors/catalogue.js";
 import { closeAfterDiscarding, LINGER_AFTER_REFUSAL } from "./linger.js";
+import { continueIfAwaited } from "./server.js";
 
 /** A duration as the 408 message says it: `10 seconds`, `250 ms`. */
 const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} seconds` : `${ms} ms`);
@@ -83,6 +84,7 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true });
  * the 65,537th byte answers 413 at once, a body not complete `timeoutMs` after the headers
  * arrived answers 408, and either closes the connection without reading the rest (contract §2,
  * §3). A body that does not decode (corrupt gzip, bytes that are not UTF-8) is `invalid_json`.
+ * A client waiting for `100 Continue` is told to send its body here, once every check before it passed.
  */
 export function readBodyText(timeoutMs: number): RequestHandler {
   return (req, res, next) => {
@@ -91,6 +93,7 @@ export function readBodyText(timeoutMs: number): RequestHandler {
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
+    continueIfAwaited(res);
 
     const settle = (error?: ApiError) => {
       if (settled) return;

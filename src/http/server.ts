@@ -4,7 +4,8 @@
 // `X-Request-Id`; here they get the contract's (§2, §3) like every other refusal. A request that
 // is not HTTP at all (a malformed request line or header, both `Content-Length` and
 // `Transfer-Encoding`) has no code in the catalogue: Node's bare `400 Bad Request` stays, and the
-// connection is closed.
+// connection is closed. A request that expects `100 Continue` is told to send its body only when
+// the app reads it ({@link continueIfAwaited}), after its key, quota and headers are checked.
 import {
   createServer,
   maxHeaderSize,
@@ -45,6 +46,13 @@ export function createHttpServer(app: RequestListener, settings: HttpServerSetti
     },
     app,
   );
+  // Node would answer `100 Continue` at once, and a caller refused for its key or quota would send
+  // its body for nothing. The request goes to the app untold instead; a refusal before its body
+  // is read closes the connection (Node keeps none alive whose client was not told to continue).
+  server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
+    awaitingContinue.add(res);
+    server.emit("request", req, res);
+  });
   // The response each connection is writing, if any: a refusal may be written only between two
   // (Node's own check, on a field of the socket that is not public).
   const answering = new WeakMap<Duplex, ServerResponse>();
@@ -62,6 +70,14 @@ export function createHttpServer(app: RequestListener, settings: HttpServerSetti
     socket.end(refusal === undefined ? BAD_REQUEST : rawAnswer(refusal));
   });
   return server;
+}
+
+/** Responses whose client waits for `100 Continue` before it sends the body. */
+const awaitingContinue = new WeakSet<ServerResponse>();
+
+/** Tells a client waiting for `100 Continue` to send its body: called by the stage that reads it. */
+export function continueIfAwaited(res: ServerResponse): void {
+  if (awaitingContinue.delete(res)) res.writeContinue();
 }
 
 /** The catalogue's refusal for what Node's parser refused, when the catalogue has one. */
