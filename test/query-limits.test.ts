@@ -189,6 +189,14 @@ describe("query limits (contract §5)", () => {
       await expectOk(directed(50));
       await expectRefused(directed(51), "query_too_wide", /^Query uses 51 directives; the maximum is 50\.$/);
     });
+
+    it("counts a named fragment's spreads' own directives at every spread: 50 pass, 51 are refused", async () => {
+      const spread = (n: number) => Array(n).fill("...T @include(if: true)").join(" ");
+      const spreads = (n: number) =>
+        `{ topics(limit: 1) { ${spread(25)} } topic(id: "t1") { ${spread(n - 25)} } } fragment T on Topic { id }`;
+      await expectOk(spreads(50));
+      await expectRefused(spreads(51), "query_too_wide", /^Query uses 51 directives; the maximum is 50\.$/);
+    });
   });
 
   describe("cost", () => {

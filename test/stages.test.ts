@@ -203,6 +203,32 @@ describe("the validation stage's pure parts", () => {
     expect(codes(directives(51))).to.deep.equal(["query_too_wide"]);
   });
 
+  it("counts aliases and directives over the whole document: every operation, each fragment where it is spread, each spread's own", () => {
+    const spread = (n: number) => Array(n).fill("...T @include(if: true)").join(" ");
+    const spreads = (n: number) =>
+      `{ topics { ${spread(25)} } topic(id: "t1") { ${spread(n - 25)} } } fragment T on Topic { id }`;
+    expect(codes(spreads(50))).to.deep.equal([]);
+    expect(codes(spreads(51))).to.deep.equal(["query_too_wide"]);
+    const aliased = (n: number, from = 0) =>
+      Array.from({ length: n }, (_, i) => `a${i + from}: __typename`).join(" ");
+    // Two operations: 15 + 15 pass, 15 + 16 do not (the document holds 31).
+    expect(codes(`query A { ${aliased(15)} } query B { ${aliased(15)} }`)).to.deep.equal([]);
+    expect(codes(`query A { ${aliased(15)} } query B { ${aliased(16)} }`)).to.deep.equal(["query_too_wide"]);
+    // One fragment of 15 aliases, spread twice (30) and three times (45).
+    const fragment = `fragment F on Topic { ${aliased(15)} }`;
+    expect(codes(`{ topics { ...F } topic(id: "t1") { ...F } } ${fragment}`)).to.deep.equal([]);
+    expect(
+      codes(`{ topics { ...F } topic(id: "t1") { ...F } more: topics { id } } ${fragment}`),
+    ).to.deep.equal(["query_too_wide"]);
+    // An operation's own directives count too (an unknown one is also a schema error).
+    const fields = Array.from({ length: 25 }, () => "id @include(if: true) @skip(if: false)").join(" ");
+    expect(codes(`query Q { topics { ${fields} } }`)).to.deep.equal([]);
+    expect(codes(`query Q @x { topics { ${fields} } }`)).to.have.members([
+      "query_too_wide",
+      "validation_failed",
+    ]);
+  });
+
   it("keeps each error's own code when a refused document also breaks the schema", () => {
     expect(codes(`{ nope ${nested(9).slice(1, -1)} }`)).to.have.members([
       "query_too_deep",

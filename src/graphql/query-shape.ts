@@ -37,8 +37,8 @@ function reject(code: ErrorCode, message: (found: string) => string): RejectCall
 }
 
 /**
- * GraphQL Armor's depth (fragments flattened, `__schema` exempt), alias and directive rules, each
- * reporting through {@link reject} alone (`propagateOnRejection: false`). Armor's token limit is
+ * GraphQL Armor's depth rule (fragments flattened, `__schema` exempt), reporting through
+ * {@link reject} alone (`propagateOnRejection: false`). Armor's token limit is
  * off (it turns every syntax error into a 500 on Apollo; the 10,000-character cap guards
  * instead), and its cost limit too (it ignores `limit` and variables: see cost.ts).
  */
@@ -50,20 +50,10 @@ const armorRules = new ApolloArmor({
     propagateOnRejection: false,
     onReject: [reject("query_too_deep", (n) => `Query nests ${n} levels; the maximum is ${MAX_DEPTH}.`)],
   },
-  maxAliases: {
-    n: MAX_ALIASES,
-    // Armor leaves aliases of `__typename` out by default; contract §5 counts every alias.
-    allowList: [],
-    propagateOnRejection: false,
-    onReject: [reject("query_too_wide", (n) => `Query uses ${n} aliases; the maximum is ${MAX_ALIASES}.`)],
-  },
-  maxDirectives: {
-    n: MAX_DIRECTIVES,
-    propagateOnRejection: false,
-    onReject: [
-      reject("query_too_wide", (n) => `Query uses ${n} directives; the maximum is ${MAX_DIRECTIVES}.`),
-    ],
-  },
+  // Counted over the whole document by MaxAliasesAndDirectivesRule: Armor counts each operation
+  // apart, and a fragment's second spread without the spread's own directives.
+  maxAliases: { enabled: false },
+  maxDirectives: { enabled: false },
   maxTokens: { enabled: false },
   costLimit: { enabled: false },
   // "Did you mean …?" helps the people writing queries; the schema is public anyway.
@@ -141,6 +131,79 @@ export const MaxFieldsPerSelectionSetRule: ValidationRule = (context) => {
     return undefined;
   }
 };
+
+/** What a part of a document holds towards contract §5's document-wide counts. */
+interface Tally {
+  aliases: number;
+  directives: number;
+}
+
+/** Sums that stop at the largest exact integer: doubling spreads can multiply a count past it. */
+const add = (a: number, b: number) => Math.min(a + b, Number.MAX_SAFE_INTEGER);
+
+/**
+ * At most 30 aliases and 50 directives in the document (contract §5): every operation's, summed,
+ * with a fragment's counted at each of its spreads (as its fields are), and a spread's own
+ * directives at each spread. Each fragment's tally is computed once and remembered, so a
+ * document of fragments spreading the next one twice costs time linear in its length.
+ */
+export const MaxAliasesAndDirectivesRule: ValidationRule = (context) => ({
+  Document(document) {
+    const fragments = fragmentsByName(document);
+    const fragmentTallies = new Map<string, Tally>();
+    const counting = new Set<string>();
+    const tallyFragment = (name: string): Tally => {
+      const known = fragmentTallies.get(name);
+      if (known !== undefined) return known;
+      const fragment = fragments.get(name);
+      // Unknown fragments and cycles are other rules' to report; a cycle's contents count once.
+      if (fragment === undefined || counting.has(name)) return { aliases: 0, directives: 0 };
+      counting.add(name);
+      const tally = tallySelections(fragment.selectionSet, {
+        aliases: 0,
+        directives: fragment.directives?.length ?? 0,
+      });
+      counting.delete(name);
+      fragmentTallies.set(name, tally);
+      return tally;
+    };
+    const tallySelections = (selectionSet: SelectionSetNode | undefined, tally: Tally): Tally => {
+      for (const selection of selectionSet?.selections ?? []) {
+        tally.directives = add(tally.directives, selection.directives?.length ?? 0);
+        if (selection.kind === Kind.FRAGMENT_SPREAD) {
+          const spread = tallyFragment(selection.name.value);
+          tally.aliases = add(tally.aliases, spread.aliases);
+          tally.directives = add(tally.directives, spread.directives);
+        } else {
+          if (selection.kind === Kind.FIELD && selection.alias !== undefined)
+            tally.aliases = add(tally.aliases, 1);
+          tallySelections(selection.selectionSet, tally);
+        }
+      }
+      return tally;
+    };
+    const total: Tally = { aliases: 0, directives: 0 };
+    for (const definition of document.definitions) {
+      if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+      // The operation's own directives and its variables', then its selections'.
+      for (const directives of [
+        definition.directives,
+        ...(definition.variableDefinitions ?? []).map((v) => v.directives),
+      ]) {
+        total.directives = add(total.directives, directives?.length ?? 0);
+      }
+      tallySelections(definition.selectionSet, total);
+    }
+    const tooMany = (what: string, found: number, maximum: number) =>
+      new GraphQLError(`Query uses ${count(found)} ${what}; the maximum is ${maximum}.`, {
+        extensions: { code: "query_too_wide" satisfies ErrorCode },
+      });
+    if (total.aliases > MAX_ALIASES) context.reportError(tooMany("aliases", total.aliases, MAX_ALIASES));
+    if (total.directives > MAX_DIRECTIVES) {
+      context.reportError(tooMany("directives", total.directives, MAX_DIRECTIVES));
+    }
+  },
+});
 
 /**
  * Brackets (`{` and `[`) deeper than this: no document within the limits comes near (8 field
@@ -225,4 +288,8 @@ export function bracketSyntaxError(
 }
 
 /** Validation rules for contract §5's depth and width limits. */
-export const queryShapeRules: ValidationRule[] = [...armorRules, MaxFieldsPerSelectionSetRule];
+export const queryShapeRules: ValidationRule[] = [
+  ...armorRules,
+  MaxFieldsPerSelectionSetRule,
+  MaxAliasesAndDirectivesRule,
+];
