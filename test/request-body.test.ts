@@ -297,6 +297,29 @@ describe("request body checks on the wire", () => {
     });
   }
 
+  it("answers a request that announces no body at all (curl -X POST without -d) with 422 invalid_json, not 415", async () => {
+    const { port } = new URL(service.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), "127.0.0.1");
+      let received = "";
+      socket.on("data", (chunk: Buffer) => {
+        received += chunk.toString("utf8");
+      });
+      socket.once("close", () => {
+        resolve(received);
+      });
+      socket.once("error", reject);
+      // Neither Content-Length nor Transfer-Encoding: a request without a body.
+      socket.write(
+        `POST /api/v1/graphql HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${service.key}\r\n` +
+          "Content-Type: application/json\r\nConnection: close\r\n\r\n",
+      );
+    });
+    expect(answer).to.match(/^HTTP\/1\.1 422 /);
+    expect(answer).to.include('"code":"invalid_json"');
+    expect(answer).to.include("The request body is empty.");
+  });
+
   for (const [name, body] of [
     ["an array (batch)", '[{"query": "{ __typename }"}]'],
     ["a string", '"{ __typename }"'],

@@ -1,6 +1,7 @@
 import type { Readable, Transform } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import type { Request, RequestHandler } from "express";
+import typeis from "type-is";
 import { count, LIMITS } from "../contract.js";
 import { ApiError } from "../errors/catalogue.js";
 import { closeAfterDiscarding, LINGER_AFTER_REFUSAL } from "./linger.js";
@@ -41,10 +42,15 @@ const isUtf8 = (req: Request) => {
   return charset === undefined || /^utf-?8$/i.test(charset);
 };
 
-/** 415 unless the body is declared `application/json` in UTF-8 and a coding the contract accepts. */
+/**
+ * 415 unless the body is declared `application/json` in UTF-8 and a coding the contract accepts.
+ * The header alone decides: a request that announces no body (no `Content-Length`, no
+ * `Transfer-Encoding`: `curl -X POST` without `-d`) is an empty body, `invalid_json` after this
+ * (Express's `req.is` would say it has no type at all).
+ */
 export const requireJsonBody: RequestHandler = (req, _res, next) => {
   if (
-    req.is("application/json") !== "application/json" ||
+    typeis.is(req.get("content-type") ?? "", ["application/json"]) !== "application/json" ||
     !isUtf8(req) ||
     !ACCEPTED_ENCODINGS.has(contentCoding(req))
   ) {
