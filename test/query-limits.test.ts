@@ -65,15 +65,15 @@ describe("query limits (contract §5)", () => {
       );
     });
 
-    it("answers brackets nested 64 deep from the schema's rules, and 65 deep with query_too_deep", async () => {
-      // A list literal in `limit` (an Int): inside the query's first brace, 63 brackets nest 64 deep.
+    it("answers brackets nested 256 deep from the schema's rules, and 257 deep with query_too_deep", async () => {
+      // A list literal in `limit` (an Int): inside the query's first brace, 255 brackets nest 256 deep.
       const nestedList = (brackets: number) =>
         `{ topics(limit: ${"[".repeat(brackets)}1${"]".repeat(brackets)}) { id } }`;
-      await expectRefused(nestedList(63), "validation_failed");
+      await expectRefused(nestedList(255), "validation_failed");
       await expectRefused(
-        nestedList(64),
+        nestedList(256),
         "query_too_deep",
-        /^Query nests brackets 65 levels deep; the maximum is 64/,
+        /^Query nests brackets 257 levels deep; the maximum is 256/,
       );
       // About 2,000 nested lists overflowed graphql-js's recursive parser (a 500) before the scan.
       await expectRefused(nestedList(4_980), "query_too_deep", /^Query nests brackets 4,981 levels deep/);

@@ -155,10 +155,10 @@ describe("the validation stage's pure parts", () => {
     );
   });
 
-  it("scans brackets without recursion: 64 levels pass, 65 are reported with their count", () => {
+  it("scans brackets without recursion: 256 levels pass, 257 are reported with their count", () => {
     const list = (depth: number) => `{ topics(limit: ${"[".repeat(depth)}1${"]".repeat(depth)}) { id } }`;
-    expect(excessBracketNesting(list(MAX_BRACKET_NESTING - 1))).to.equal(undefined); // plus the braces: 64
-    expect(excessBracketNesting(list(MAX_BRACKET_NESTING))).to.equal(65);
+    expect(excessBracketNesting(list(MAX_BRACKET_NESTING - 1))).to.equal(undefined); // plus the braces: 256
+    expect(excessBracketNesting(list(MAX_BRACKET_NESTING))).to.equal(257);
     expect(excessBracketNesting(list(5_000))).to.equal(5_001);
     expect(excessBracketNesting('{ a(s: "[[[[") }')).to.equal(undefined); // inside a string
     expect(excessBracketNesting('{ "unterminated')).to.equal(undefined); // the parser reports that

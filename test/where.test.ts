@@ -4,6 +4,7 @@ import { readTypeDefs } from "../src/graphql/schema.js";
 import { sdlSchema } from "./support/domain-checks.js";
 import { DOMAIN, propertyType, type ElementType } from "../src/domain/table.js";
 import { ENUM_OPERATORS, SCALAR_FILTERS } from "../src/domain/where-inputs.js";
+import { excessBracketNesting } from "../src/graphql/query-shape.js";
 import { DECISIONS_IN_ORDER, loadBadValues, loadFixtures } from "./support/fixtures.js";
 import { startService, type RunningService } from "./support/service.js";
 import { present, readGraph, WhereOracle, type StoredNode } from "./support/where-oracle.js";
@@ -284,6 +285,30 @@ describe("where: any condition a data team writes (contract §7 part 3)", () => 
       oracle = new WhereOracle(await readGraph());
     });
 
+    it("answers NOT, AND and OR nested as deep as the bracket bound allows, in a document, with no operator to count", async () => {
+      // Each is 256 brackets deep: the document's braces, one per NOT or two per AND and OR level,
+      // and the filter's three. Neo4j overflowed its stack, and never answered, on a Cypher text
+      // that nested as deep as the tree (a 12 s 503): the text now nests no deeper than its operators.
+      const eq = '{id: {in: ["d1"]}}';
+      const shapes = {
+        "252 NOTs": `${"{NOT: ".repeat(252)}${eq}${"}".repeat(252)}`,
+        "126 one-item ANDs": `${"{AND: [".repeat(126)}${eq}${"]}".repeat(126)}`,
+        "126 ORs beside a NOT of nothing": `${"{OR: [{NOT: {}}, ".repeat(126)}${eq}${"]}".repeat(126)}`,
+      };
+      for (const [name, where] of Object.entries(shapes)) {
+        const query = `{ decisions(where: ${where}) { id } }`;
+        // At the bound: one level more is refused before parsing (query-limits.test.ts).
+        expect(excessBracketNesting(query), name).to.equal(undefined);
+        expect(excessBracketNesting(`{ x: decisions(where: {NOT: ${where}}) { id } }`), name).to.equal(257);
+        const { status, body } = await service.graphql(query);
+        expect(status, name).to.equal(200);
+        expect(body, name).to.deep.equal({
+          data: { decisions: [{ id: "d1" }] },
+          extensions: body.extensions,
+        });
+      }
+    });
+
     it("keeps the list's order and combines with flat filters, search and orderBy", async () => {
       const where = { decidedBy: {}, NOT: { status: { eq: "EXECUTED" } } };
       const { body } = await service.graphql(
@@ -496,7 +521,7 @@ describe("where: any condition a data team writes (contract §7 part 3)", () => 
       );
     });
 
-    it("answers a where of NOT, AND and OR nested 21 deep in a variable, and refuses variables nested past 64 with 422", async () => {
+    it("answers a where of NOT, AND and OR nested 21 deep in a variable, and refuses variables nested past 256 with 422", async () => {
       const nested = (levels: number, inner: Where): unknown => {
         let where: unknown = inner;
         for (let level = 0; level < levels; level++)
@@ -512,28 +537,28 @@ describe("where: any condition a data team writes (contract §7 part 3)", () => 
       const { status, body } = await ask(nested(21, { id: { eq: "d1" } }));
       expect(status).to.equal(200);
       expect(body.errors).to.equal(undefined);
-      for (const levels of [100, 2_000]) {
+      for (const levels of [200, 2_000]) {
         const deep = await ask(nested(levels, { id: { eq: "d1" } }));
         expect(deep.status, String(levels)).to.equal(422);
         expect(deep.body.errors[0].extensions.code).to.equal("validation_failed");
         expect(deep.body.errors[0].message).to.equal(
-          "Variables nest objects and lists more than 64 levels deep; the maximum is 64.",
+          "Variables nest objects and lists more than 256 levels deep; the maximum is 256.",
         );
       }
     });
 
-    it("takes variables nested exactly 64 levels deep and refuses 65", async () => {
+    it("takes variables nested exactly 256 levels deep and refuses 257", async () => {
       // The variables object is level 1, `w` 2, each NOT one more, then `id`'s filter: 3 + NOTs.
       const nots = (count: number): unknown => {
         let where: unknown = { id: { eq: "d1" } };
         for (let i = 0; i < count; i++) where = { NOT: where };
         return where;
       };
-      expect((await ask(nots(61))).status).to.equal(200);
-      const { status, body } = await ask(nots(62));
+      expect((await ask(nots(253))).status).to.equal(200);
+      const { status, body } = await ask(nots(254));
       expect(status).to.equal(422);
       expect(body.errors[0].message).to.equal(
-        "Variables nest objects and lists more than 64 levels deep; the maximum is 64.",
+        "Variables nest objects and lists more than 256 levels deep; the maximum is 256.",
       );
     });
 
@@ -548,6 +573,14 @@ describe("where: any condition a data team writes (contract §7 part 3)", () => 
       });
       expect(answer.status).to.equal(422);
       expect(answer.body.errors[0].extensions.code).to.equal("validation_failed");
+      // A document that does not parse is a parse error first, whatever its variables (§3's order).
+      const unparsable = await service.request("/api/v1/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: body.replace("decisions(where: $w)", "decisions(where: $w"),
+      });
+      expect(unparsable.status).to.equal(422);
+      expect(unparsable.body.errors[0].extensions.code).to.equal("parse_error");
     });
 
     it("refuses a DateTime operand that is not ISO 8601 with seconds and a zone, and a Date that is not YYYY-MM-DD", async () => {

@@ -46,7 +46,7 @@ import {
 } from "./request.js";
 import { indent, lines, renameParameters, whereAny } from "./text.js";
 import { constantsOf, dayStart, servableInstant } from "./values.js";
-import { requestedWhere } from "./where.js";
+import { requestedWhere, whereOperands } from "./where.js";
 
 /** The `where` condition of a list field's request on its rows `v`, as a list of none or one. */
 const kept = (type: ElementType, v: string, request: FieldRequest): string[] => {
@@ -86,8 +86,9 @@ class Compilation {
    * A field's statement with its parameters renamed by `prefix` and bound to the field's
    * arguments as Cypher reads them (arguments.ts): an `Int` as a Cypher integer, a `Date` as the
    * first instant of its day in UTC (a day range's bound: Neo4j plans a `datetime({date: …})`
-   * of a parameter like a literal, several ms each), a value not given as null (as the library
-   * bound a statement's absent arguments).
+   * of a parameter like a literal, several ms each), a `where` as the flat map of the operands
+   * its text reads (where.ts), a value not given as null (as the library bound a statement's
+   * absent arguments).
    */
   bind(
     statement: string,
@@ -103,11 +104,13 @@ class Compilation {
       this.parameters[prefix + definition.name] =
         value === undefined || value === null
           ? null
-          : type === GraphQLInt && typeof value === "number"
-            ? neo4j.int(value)
-            : isScalarType(type) && type.name === "Date" && neo4j.isDate(value)
-              ? dayStart(value)
-              : value;
+          : definition.name === "where"
+            ? whereOperands(statement, value)
+            : type === GraphQLInt && typeof value === "number"
+              ? neo4j.int(value)
+              : isScalarType(type) && type.name === "Date" && neo4j.isDate(value)
+                ? dayStart(value)
+                : value;
     }
     return prefix === ""
       ? statement

@@ -45,7 +45,7 @@ function seekCandidates(
       const fieldPath = at(path, field);
       if (field === "AND") {
         (Array.isArray(held) ? held : []).forEach((item, index) => {
-          visit(item, `${fieldPath}[${String(index)}]`);
+          visit(item, at(fieldPath, index));
         });
         continue;
       }

@@ -1,6 +1,7 @@
 // `where` (contract §7, v1 additions part 3): a tree of conditions, rendered as one Cypher boolean
 // on a row. The tree is data the request gives; its values stay in the `$where` parameter and the
-// text reads them by path (`$where.AND[0].title.eq`), so the text follows the tree's shape alone.
+// text reads them by path (`$where.\`AND.0.title.eq\``: see {@link at}), so the text follows the
+// tree's shape alone.
 // Only what is given is rendered: `{}` and absent fields leave no trace.
 //
 // A missing value (absent, null, or one §3 would report) fails every operator but `isNull`, and
@@ -64,8 +65,34 @@ export const COMPARISONS: Readonly<Record<string, string>> = {
   contains: "CONTAINS",
 };
 
-/** A key of the `where` parameter, as Cypher reads it (`AND`, `in`, `all` are keywords). */
-export const at = (path: string, key: string) => `${path}.\`${key}\``;
+/**
+ * A key or an item below `path` in the `where` parameter, as the statement reads it: one lookup of
+ * the whole path in a flat map (`$where.\`AND.0.title.eq\``), which the statement's binding makes
+ * from the tree ({@link whereOperands}). A chain of lookups as deep as the caller's tree
+ * (`$where.AND[0].AND[0]…`, 150 deep) overflowed Neo4j's stack, and it never answered the query.
+ */
+export const at = (path: string, key: string | number) =>
+  path.endsWith("`") ? `${path.slice(0, -1)}.${String(key)}\`` : `${path}.\`${String(key)}\``;
+
+/** The paths a statement's text reads in its `$where` parameter (see {@link at}). */
+const WHERE_OPERAND = /\$where\.`([^`]+)`/g;
+
+/**
+ * The `$where` parameter a statement reads: each path its text names (see {@link at}), with the
+ * value at that path in the `where` argument (`null` where it has none).
+ */
+export function whereOperands(statement: string, where: unknown): Record<string, unknown> {
+  const operands: Record<string, unknown> = {};
+  for (const [, path = ""] of statement.matchAll(WHERE_OPERAND)) {
+    let value: unknown = where;
+    for (const key of path.split(".")) {
+      value =
+        typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+    }
+    operands[path] = value ?? null;
+  }
+  return operands;
+}
 
 export const entriesOf = (value: unknown): [string, unknown][] =>
   typeof value === "object" && value !== null && !Array.isArray(value)
@@ -279,7 +306,7 @@ function conjunctsOf(
     if (field === "AND") {
       const items = Array.isArray(value) ? value : [];
       for (const [index, item] of items.entries()) {
-        const own = conjunctsOf(type, v, item, `${fieldPath}[${String(index)}]`, rendering);
+        const own = conjunctsOf(type, v, item, at(fieldPath, index), rendering);
         if (own === undefined) return undefined;
         conditions.push(...own);
       }
@@ -287,7 +314,7 @@ function conjunctsOf(
     }
     if (field === "OR" && Array.isArray(value) && value.length === 1) {
       // One alternative: its own conditions, each a conjunct.
-      const own = conjunctsOf(type, v, value[0], `${fieldPath}[0]`, rendering);
+      const own = conjunctsOf(type, v, value[0], at(fieldPath, 0), rendering);
       if (own === undefined) return undefined;
       conditions.push(...own);
       continue;
@@ -295,15 +322,24 @@ function conjunctsOf(
     if (field === "OR") {
       const items = Array.isArray(value) ? value : [];
       const alternatives = items.map((item, index) =>
-        whereOf(type, v, item, `${fieldPath}[${String(index)}]`, rendering),
+        whereOf(type, v, item, at(fieldPath, index), rendering),
       );
-      // One alternative that always holds makes the OR hold; none given never holds.
+      // One alternative that always holds makes the OR hold; those that never hold are left out,
+      // and with none left (or none given) it never holds. So every alternative written holds an
+      // operator, and a tree that counts none (`{OR: [{NOT: {}}, {OR: …}]}`) nests no deeper.
       if (alternatives.some((alternative) => alternative === undefined)) continue;
-      if (alternatives.length === 0) return undefined;
-      condition = opaque(v, alternatives.map((alternative) => `(${alternative})`).join(" OR "));
+      const possible = alternatives.filter((alternative) => alternative !== rendering.never);
+      const [only] = possible;
+      if (only === undefined) return undefined;
+      condition =
+        possible.length === 1
+          ? only
+          : opaque(v, possible.map((alternative) => `(${alternative})`).join(" OR "));
     } else if (field === "NOT") {
       const negated = whereOf(type, v, value, fieldPath, rendering);
       if (negated === undefined) return undefined;
+      // The negation of what never holds holds for every row.
+      if (negated === rendering.never) continue;
       condition = negation(v, negated);
     } else {
       const stored = row.properties[field];

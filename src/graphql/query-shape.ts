@@ -206,11 +206,14 @@ export const MaxAliasesAndDirectivesRule: ValidationRule = (context) => ({
 });
 
 /**
- * Brackets (`{` and `[`) deeper than this: no document within the limits comes near (8 field
- * levels; list and object values a few levels deep), and graphql-js's recursive parser overflows
- * the stack at about 2,000 nested lists, which fit in 10,000 characters.
+ * Brackets (`{` and `[`) deeper than this are refused: graphql-js's recursive parser overflows its
+ * stack at about 2,000 nested lists, which fit in 10,000 characters. The contract's own bounds
+ * stay far below it (8 field levels; a `where` of 30 operators written as a chain of one-item
+ * `AND`s nests about 60, with its four link levels a dozen more), and `AND`, `OR` and `NOT`,
+ * which count toward no bound, have room to nest 4 times that. The Cypher a `where` compiles to
+ * nests no deeper than its operators (where.ts), so this bound is the parser's alone.
  */
-export const MAX_BRACKET_NESTING = 64;
+export const MAX_BRACKET_NESTING = 256;
 
 /**
  * How deep the query's brackets nest, counted on the lexer's tokens (no recursion, linear), when

@@ -44,7 +44,7 @@ export function validationErrors(schema: GraphQLSchema, document: DocumentNode):
 
 /**
  * The validation stage, just before Apollo (whose own validation is off): refuses brackets nested
- * deeper than any document within the limits (graphql-js's recursive parser would overflow its
+ * more than {@link MAX_BRACKET_NESTING} deep (graphql-js's recursive parser would overflow its
  * stack; `parse_error` when they never close, `query_too_deep` when they do), parses the query
  * (`parse_error` in graphql-js's words when it does not parse) and validates it
  * ({@link validationErrors}). A refusal carries every error with its own code and location
@@ -54,18 +54,23 @@ export function validationErrors(schema: GraphQLSchema, document: DocumentNode):
 export function validateDocument(schema: GraphQLSchema, documents: ParsedDocuments): RequestHandler {
   return (req, _res, next) => {
     const { query, variables } = req.body as GraphQLRequest;
-    if (excessValueNesting(variables)) {
-      const message = `Variables nest objects and lists more than ${MAX_BRACKET_NESTING} levels deep; the maximum is ${MAX_BRACKET_NESTING}.`;
-      next(new DocumentRefused([{ code: "validation_failed", message }]));
-      return;
-    }
     const hash = sha256Hex(query);
     let outcome = documents.get(hash);
     if (outcome === undefined) {
       outcome = outcomeOf(query);
       documents.remember(hash, outcome, query.length);
     }
-    next("refusal" in outcome ? outcome.refusal : undefined);
+    if ("refusal" in outcome) {
+      next(outcome.refusal);
+      return;
+    }
+    // The variables after the document (§3's order: a document that does not parse is a parse error).
+    if (excessValueNesting(variables)) {
+      const message = `Variables nest objects and lists more than ${MAX_BRACKET_NESTING} levels deep; the maximum is ${MAX_BRACKET_NESTING}.`;
+      next(new DocumentRefused([{ code: "validation_failed", message }]));
+      return;
+    }
+    next();
   };
 
   /** The parsed and valid document of `query`, or its refusal. */
