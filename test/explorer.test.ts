@@ -107,6 +107,12 @@ describe("explorer: GraphiQL on a browser GET", () => {
       expect(response.status, path).to.equal(404);
       expect(response.body.errors[0].extensions.code).to.equal("not_found");
     }
+    // OPTIONS on an asset's path, known or not: the same 404 (not Express's own `200 GET, HEAD`).
+    for (const path of ["/explorer/assets/nope.js", "/explorer/assets/package.json"]) {
+      const response = await service.request(path, { method: "OPTIONS" }, { authenticated: false });
+      expect(response.status, path).to.equal(404);
+      expect(response.body.errors[0].extensions.code).to.equal("not_found");
+    }
   });
 
   describe("in headless Chromium", function () {

@@ -1,6 +1,6 @@
 // `where` (contract §7, v1 additions part 3): a tree of conditions, rendered as one Cypher boolean
 // on a row. The tree is data the request gives; its values stay in the `$where` parameter and the
-// text reads them by path (`$where.\`AND.0.title.eq\``: see {@link at}), so the text follows the
+// text reads them by path (`` $where.`AND.0.title.eq` ``: see {@link at}), so the text follows the
 // tree's shape alone.
 // Only what is given is rendered: `{}` and absent fields leave no trace.
 //
@@ -67,7 +67,7 @@ export const COMPARISONS: Readonly<Record<string, string>> = {
 
 /**
  * A key or an item below `path` in the `where` parameter, as the statement reads it: one lookup of
- * the whole path in a flat map (`$where.\`AND.0.title.eq\``), which the statement's binding makes
+ * the whole path in a flat map (`` $where.`AND.0.title.eq` ``), which the statement's binding makes
  * from the tree ({@link whereOperands}). A chain of lookups as deep as the caller's tree
  * (`$where.AND[0].AND[0]…`, 150 deep) overflowed Neo4j's stack, and it never answered the query.
  */

@@ -107,15 +107,19 @@ export function explorerRoutes(graphqlPaths: string[]): Router {
   // `.all(…)` makes the route handle every method, so the router does not answer OPTIONS itself
   // (Express's automatic `200 GET, HEAD`): everything but the page goes on to the contract's 405.
   router.route(graphqlPaths).get(page).all(passOn);
-  router.get(`${ASSETS_PATH}/:name`, (req, res, next) => {
-    const file = Object.hasOwn(ASSETS, req.params.name) ? ASSETS[req.params.name] : undefined;
-    if (file === undefined) {
-      next();
-      return;
-    }
-    res.sendFile(file, { maxAge: "1h" }, (error?: Error) => {
-      if (error !== undefined) next(error);
-    });
-  });
+  // The same for the assets: OPTIONS, like an unknown name, goes on to the contract's 404.
+  router
+    .route(`${ASSETS_PATH}/:name`)
+    .get((req, res, next) => {
+      const file = Object.hasOwn(ASSETS, req.params.name) ? ASSETS[req.params.name] : undefined;
+      if (file === undefined) {
+        next();
+        return;
+      }
+      res.sendFile(file, { maxAge: "1h" }, (error?: Error) => {
+        if (error !== undefined) next(error);
+      });
+    })
+    .all(passOn);
   return router;
 }
