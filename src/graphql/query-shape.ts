@@ -6,13 +6,12 @@ import {
   Source,
   TokenKind,
   type DocumentNode,
-  type FragmentDefinitionNode,
   type SelectionSetNode,
   type ValidationRule,
 } from "graphql";
 import type { ErrorCode } from "../errors/catalogue.js";
 import { count, LIMITS } from "../contract.js";
-import { fragmentsByName } from "./fragments.js";
+import { perFragment } from "./fragments.js";
 
 type ArmorConfig = NonNullable<ConstructorParameters<typeof ApolloArmor>[0]>;
 type RejectCallback = NonNullable<NonNullable<ArmorConfig["maxDepth"]>["onReject"]>[number];
@@ -69,21 +68,8 @@ const armorRules = new ApolloArmor({
  * made a document of fragments that each spread the next one twice cost 2^depth.
  */
 export const MaxFieldsPerSelectionSetRule: ValidationRule = (context) => {
-  let fragments = new Map<string, FragmentDefinitionNode>();
-  const fragmentCounts = new Map<string, number>();
-  const counting = new Set<string>();
-  const countFragment = (name: string): number => {
-    const known = fragmentCounts.get(name);
-    if (known !== undefined) return known;
-    const fragment = fragments.get(name);
-    // Unknown fragments and cycles are other rules' to report; a cycle's fields count once.
-    if (fragment === undefined || counting.has(name)) return 0;
-    counting.add(name);
-    const count = countFields(fragment.selectionSet);
-    counting.delete(name);
-    fragmentCounts.set(name, count);
-    return count;
-  };
+  // Made for each document when it is entered; a cycle's fields count once.
+  let countFragment: (name: string) => number = () => 0;
   const countFields = (selectionSet: SelectionSetNode): number => {
     let count = 0;
     for (const selection of selectionSet.selections) {
@@ -98,7 +84,7 @@ export const MaxFieldsPerSelectionSetRule: ValidationRule = (context) => {
     // that the contract's own code and count come first among the errors (graphql-js stops at
     // 100 errors), and a refused document never reaches field merging (validation-stage.ts).
     Document(document) {
-      fragments = fragmentsByName(document);
+      countFragment = perFragment(document, (fragment) => countFields(fragment.selectionSet), 0);
       const widest = firstTooWide(document);
       if (widest === undefined) return;
       context.reportError(
@@ -149,24 +135,13 @@ const add = (a: number, b: number) => Math.min(a + b, Number.MAX_SAFE_INTEGER);
  */
 export const MaxAliasesAndDirectivesRule: ValidationRule = (context) => ({
   Document(document) {
-    const fragments = fragmentsByName(document);
-    const fragmentTallies = new Map<string, Tally>();
-    const counting = new Set<string>();
-    const tallyFragment = (name: string): Tally => {
-      const known = fragmentTallies.get(name);
-      if (known !== undefined) return known;
-      const fragment = fragments.get(name);
-      // Unknown fragments and cycles are other rules' to report; a cycle's contents count once.
-      if (fragment === undefined || counting.has(name)) return { aliases: 0, directives: 0 };
-      counting.add(name);
-      const tally = tallySelections(fragment.selectionSet, {
-        aliases: 0,
-        directives: fragment.directives?.length ?? 0,
-      });
-      counting.delete(name);
-      fragmentTallies.set(name, tally);
-      return tally;
-    };
+    // A cycle's contents count once.
+    const tallyFragment = perFragment(
+      document,
+      (fragment): Tally =>
+        tallySelections(fragment.selectionSet, { aliases: 0, directives: fragment.directives?.length ?? 0 }),
+      { aliases: 0, directives: 0 },
+    );
     const tallySelections = (selectionSet: SelectionSetNode | undefined, tally: Tally): Tally => {
       for (const selection of selectionSet?.selections ?? []) {
         tally.directives = add(tally.directives, selection.directives?.length ?? 0);
