@@ -264,7 +264,7 @@ describe("row estimates (src/planning/row-estimates.ts)", () => {
       const walking = await startCountingService();
       const schema = await buildTestSchema();
       let compared = 0;
-      let differentlyRead = 0;
+      const texts = (recorded: { text: string }[]) => recorded.map((query) => query.text).sort();
       try {
         await fc.assert(
           fc.asyncProperty(
@@ -277,10 +277,6 @@ describe("row estimates (src/planning/row-estimates.ts)", () => {
                 service.graphql(text, variables),
                 walking.service.graphql(text, variables),
               ]);
-              const texts = (recorded: { text: string }[]) => recorded.map((query) => query.text).sort();
-              const readApart =
-                JSON.stringify(texts(counter.recorded())) !==
-                JSON.stringify(texts(walking.counter.recorded()));
               // A first asking past the suite's query timeout (504), or shed (503), says nothing of the reads.
               const busy = (status: number) => status === 503 || status === 504;
               if (busy(estimated.status) || busy(walked.status)) return;
@@ -293,18 +289,24 @@ describe("row estimates (src/planning/row-estimates.ts)", () => {
               });
               expect(answer(estimated.body), text).to.deep.equal(answer(walked.body));
               compared++;
-              if (readApart) differentlyRead++;
             }, described),
           ),
           // On a slow machine the runs stop short of 60 rather than fail the suite's timeout.
           { numRuns: 60, plugins: timeLimit(this.timeout(), false) },
         );
+        // The two services read differently, or the property compares nothing of reads: a page of
+        // two filters keeping one row together is one read of the fewest's index with estimates
+        // only. (Of some 40 generated documents compared, 3 to 11 read differently in four runs:
+        // too few to count on in each.)
+        const known = together[0] ?? "";
+        counter.reset();
+        walking.counter.reset();
+        await Promise.all([service.graphql(known), walking.service.graphql(known)]);
+        expect(texts(counter.recorded())).not.to.deep.equal(texts(walking.counter.recorded()));
       } finally {
         await walking.service.close();
       }
       expect(compared).to.be.above(0);
-      // Some documents were read another way with estimates than without: the property compared reads.
-      expect(differentlyRead).to.be.above(0);
     });
 
     it("reads a graph the ingest got wrong (text in a number, instants beyond the years served) without a failure", async () => {
