@@ -129,6 +129,7 @@ export async function createApp({
             keyId: res.locals.caller?.keyId ?? "",
             report: res.locals.report ?? {},
             responseDone: whenDone(res),
+            since: res.locals.receivedAt + (res.locals.bodyMs ?? 0),
           }),
         ),
     }),

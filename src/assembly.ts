@@ -88,7 +88,7 @@ export async function assembleService(config: Config, parts: ServiceParts): Prom
     quota,
     documents: { remembered, keys },
     execution: {
-      runnerFor: (metadata) =>
+      runnerFor: (metadata, since) =>
         queryRunner(
           driver,
           {
@@ -102,6 +102,7 @@ export async function assembleService(config: Config, parts: ServiceParts): Prom
             combinations,
           },
           metadata,
+          since,
         ),
       rowEstimates,
     },

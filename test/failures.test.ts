@@ -1,10 +1,13 @@
 import { expect } from "chai";
-import type { Driver } from "neo4j-driver";
+import neo4j, { type Driver } from "neo4j-driver";
 import { hashApiKey } from "../src/auth/api-key.js";
 import { ApiKeyStore } from "../src/auth/api-key-store.js";
 import { loadConfig } from "../src/config.js";
 import { runServiceToExit } from "./support/service-process.js";
 import { connectNeo4j } from "../src/neo4j/connect.js";
+import { Neo4jDidNotAnswer } from "../src/neo4j/deadline.js";
+import { isDatabaseUnavailable, isQueryTimeout } from "../src/neo4j/errors.js";
+import { queryRunner } from "../src/neo4j/runner.js";
 import { loadFixtures } from "./support/fixtures.js";
 import {
   startService,
@@ -14,7 +17,7 @@ import {
   buildTestSchema,
 } from "./support/service.js";
 import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy.js";
-import { TROUBLE_TYPEDEFS } from "./support/trouble-typedefs.js";
+import { SLEEP_STATEMENT, TROUBLE_TYPEDEFS } from "./support/trouble-typedefs.js";
 import { testBoltUri, testDatabase, testDriver, testPassword } from "./support/test-neo4j.js";
 
 /** What must never reach a caller or a log line (contract §3). */
@@ -233,6 +236,22 @@ describe("when the database stops answering on an open connection (restarting, h
     );
   });
 
+  it("answers every request of one new statement within its own deadline, not one after another", async () => {
+    // A dashboard's panels send the same new document at once: all but one wait for that one's
+    // first asking, which Neo4j never answers. Each is answered at its own deadline (3 s), not
+    // 2 s after the one before it gave up.
+    const document = "{ customers(limit: 3) { id name health } }";
+    const timed = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const started = performance.now();
+        const response = await stalled.graphql(document);
+        return { response, ms: performance.now() - started };
+      }),
+    );
+    for (const { response } of timed) expectContractError(response, 503, "service_unavailable");
+    expect(Math.max(...timed.map(({ ms }) => ms))).to.be.below(5_000);
+  });
+
   it("gives up a key lookup on the silent connection too, as unavailable", async () => {
     const keys = new ApiKeyStore(driver, testDatabase, 500);
     const lookup = await keys.findByHash("0".repeat(64)).then(
@@ -240,6 +259,44 @@ describe("when the database stops answering on an open connection (restarting, h
       (error: unknown) => (error instanceof Error ? error.name : "thrown"),
     );
     expect(lookup).to.equal("Neo4jDidNotAnswer");
+  });
+});
+
+describe("a request's deadline counts what it waited before its query (contract §2)", () => {
+  const settings = {
+    database: testDatabase,
+    timeoutMs: 10_000,
+    observe: () => undefined,
+  };
+
+  it("gives the query what is left of the timeout once the margin is kept", async () => {
+    // 9 s of the request's 10 s timeout already spent: Neo4j aborts the query after about 1 s.
+    const runner = queryRunner(testDriver(), settings, {}, performance.now() - 9_000);
+    const started = performance.now();
+    const outcome = await runner.run(SLEEP_STATEMENT, { ms: neo4j.int(60_000) }).then(
+      () => "answered",
+      (error: unknown) => (isQueryTimeout(error) ? "timed out" : String(error)),
+    );
+    expect(outcome).to.equal("timed out");
+    expect(performance.now() - started).to.be.below(6_000);
+  });
+
+  it("sends no query with no more than the margin left: 503 at once", async () => {
+    const observed: string[] = [];
+    const runner = queryRunner(
+      testDriver(),
+      { ...settings, observe: (_seconds, outcome) => observed.push(outcome) },
+      {},
+      performance.now() - 10_500,
+    );
+    const error = await runner.run("RETURN 1").then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    expect(error).to.be.instanceOf(Neo4jDidNotAnswer);
+    expect((error as Error).message).to.equal("Neo4j did not answer within 12000 ms.");
+    expect(isDatabaseUnavailable(error)).to.equal(true);
+    expect(observed).to.deep.equal([]);
   });
 });
 

@@ -196,4 +196,26 @@ describe("first askings admitted like work (issue 32, contract §12)", () => {
     expect(gate.load.queued).to.equal(0);
     held();
   });
+
+  it("stops waiting for another request's asking of the same text when the caller's deadline passes", async () => {
+    const gate = new FirstAskings(settings);
+    const first = await gate.admit(text("a", 1));
+    const deadline = new AbortController();
+    const waiting = gate.admit(text("a", 1), deadline.signal);
+    deadline.abort();
+    await waiting.then(
+      () => expect.fail("admitted"),
+      (error: unknown) => expect(error).to.be.instanceOf(PlanningRefused),
+    );
+    // The first asking is still the one being asked; its room is its own.
+    expect(gate.load).to.deep.equal({ units: 2, queued: 0 });
+    const gone = new AbortController();
+    gone.abort();
+    await gate.admit(text("a", 1), gone.signal).then(
+      () => expect.fail("admitted"),
+      (error: unknown) => expect(error).to.be.instanceOf(PlanningRefused),
+    );
+    first();
+    gate.noteSettled(text("a", 1));
+  });
 });

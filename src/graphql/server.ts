@@ -25,7 +25,8 @@ export type RequestContext = Neo4jGraphQLContext &
 
 export interface ExecutionSettings {
   /** Runs a request's Cypher in Neo4j, with the request's transaction metadata. */
-  runnerFor: (metadata: Record<string, string>) => QueryRunner;
+  /** A request's runner; `since`, when its deadline's clock started (`performance.now()`). */
+  runnerFor: (metadata: Record<string, string>, since: number) => QueryRunner;
   /** How many rows each list filter keeps: where a read of all of a list's rows starts (src/planning/row-estimates.ts). */
   rowEstimates?: RowEstimator;
 }
@@ -73,6 +74,11 @@ export interface RequestIdentity {
   report: RequestReport;
   /** Aborted when the response is over: sent, or its connection gone. */
   responseDone: AbortSignal;
+  /**
+   * When the request's deadline started (`performance.now()`): its headers' arrival, later by the
+   * time its body took to arrive (the client's, not the database's). Contract §2.
+   */
+  since: number;
 }
 
 /**
@@ -82,7 +88,7 @@ export interface RequestIdentity {
  */
 export function requestContext(
   settings: ExecutionSettings,
-  { requestId, keyId, report, responseDone }: RequestIdentity,
+  { requestId, keyId, report, responseDone, since }: RequestIdentity,
 ): RequestContext {
   return {
     requestId,
@@ -91,7 +97,10 @@ export function requestContext(
     responseDone,
     // The library runs its Cypher through `executionContext.run()` when that is neither a driver nor
     // a session (its Executor checks for `session` and `beginTransaction`): one auto-commit query.
-    executionContext: settings.runnerFor({ app: "kg-graphql", requestId, keyId }) as unknown as Transaction,
+    executionContext: settings.runnerFor(
+      { app: "kg-graphql", requestId, keyId },
+      since,
+    ) as unknown as Transaction,
     ...(settings.rowEstimates === undefined ? {} : { rowEstimates: settings.rowEstimates }),
   };
 }

@@ -11,6 +11,11 @@ declare global {
       requestId: string;
       /** `performance.now()` when the request's headers had arrived, set with the request id. */
       receivedAt: number;
+      /**
+       * How long the body took to arrive once its stage asked for it (the client's time, which
+       * the request's deadline does not count), set by the body stage.
+       */
+      bodyMs?: number;
       /** Set by the authentication stage. */
       caller?: Caller;
       /** Set by the request log, filled by later stages. */

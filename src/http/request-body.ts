@@ -99,6 +99,7 @@ export function readBodyText(timeoutMs: number): RequestHandler {
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
+    const asked = performance.now();
     continueIfAwaited(res);
 
     const settle = (error?: ApiError) => {
@@ -117,6 +118,7 @@ export function readBodyText(timeoutMs: number): RequestHandler {
         next(error);
         return;
       }
+      res.locals.bodyMs = performance.now() - asked;
       try {
         req.body = UTF8.decode(Buffer.concat(chunks, size));
       } catch {

@@ -29,18 +29,20 @@ export const DEADLINE_MARGIN_MS = 2_000;
 
 /**
  * `work`'s outcome, or {@link Neo4jDidNotAnswer} once `ms` have passed (`onGiveUp` runs then).
- * The work goes on in the background; its late outcome is ignored.
+ * The work goes on in the background; its late outcome is ignored. `deadlineMs`, the whole
+ * deadline `ms` is what is left of, is what the error names.
  */
 export function answerWithin<T>(
   work: Promise<T>,
   ms: number,
   onGiveUp: () => void = () => undefined,
+  deadlineMs = ms,
 ): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
       onGiveUp();
-      reject(new Neo4jDidNotAnswer(`Neo4j did not answer within ${ms} ms.`));
+      reject(new Neo4jDidNotAnswer(`Neo4j did not answer within ${String(deadlineMs)} ms.`));
     }, ms);
   });
   return Promise.race([work, deadline]).finally(() => {

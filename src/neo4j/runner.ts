@@ -6,7 +6,7 @@ import {
   type CombinedQuery,
   type CypherQuery,
 } from "./combine.js";
-import { answerWithin, DEADLINE_MARGIN_MS } from "./deadline.js";
+import { answerWithin, DEADLINE_MARGIN_MS, Neo4jDidNotAnswer } from "./deadline.js";
 import { planningUnits, PlanningRefused, type FirstAskings } from "../overload/first-askings.js";
 import { planningRefusal } from "../overload/stage.js";
 
@@ -58,14 +58,18 @@ interface Waiting extends CypherQuery {
  * is, several combined by {@link combineQueries} once Neo4j has planned the combination (until then,
  * as their parts at once: {@link askApart}). It runs as one auto-commit transaction (RUN and
  * PULL in one round trip, where a managed transaction costs BEGIN, RUN and PULL, and COMMIT) with
- * the request's transaction metadata and timeout, and the deadline of {@link answerWithin}: past the
- * timeout plus the margin the query is abandoned and the request answered 503. Read-only: a read
- * session, without bookmarks.
+ * the request's transaction metadata and timeout, and the deadline of {@link answerWithin}: the
+ * request's, `since` plus the timeout plus the margin, past which the query is abandoned and the
+ * request answered 503. Every wait of the request's counts against it: the stages' before
+ * execution (a key lookup, the quota, the admission queue) and the planning room's (contract §2:
+ * answered within the query timeout plus a few seconds, whatever the database does). Read-only: a
+ * read session, without bookmarks.
  */
 export function queryRunner(
   driver: Driver,
   settings: RunnerSettings,
   metadata: Record<string, string>,
+  since = performance.now(),
 ): RequestRunner {
   let waiting: Waiting[] = [];
   let unsettled = 0;
@@ -76,7 +80,8 @@ export function queryRunner(
     onIdle = [];
     for (const callback of resolve) callback();
   };
-  const runOne = autoCommit(driver, settings, metadata);
+  const deadline: Deadline = { at: since + settings.timeoutMs + DEADLINE_MARGIN_MS, settings };
+  const runOne = autoCommit(driver, deadline, metadata);
   const combinationOf = (queries: readonly CypherQuery[]) =>
     queries.length < 2
       ? undefined
@@ -107,7 +112,7 @@ export function queryRunner(
       return;
     }
     if (pieces !== undefined && settings.firstAskings !== undefined) {
-      askApart(driver, settings, runOne, pieces, combined, settings.firstAskings);
+      askApart(driver, deadline, runOne, pieces, combined, settings.firstAskings);
       return;
     }
     settle([{ members: batch, query: combined }], [runPiece(runOne, { members: batch, query: combined })]);
@@ -172,9 +177,9 @@ export function piecesOf(
 function runPiece(
   runOne: ReturnType<typeof autoCommit>,
   { members, query }: Piece,
-  admittedSince?: number,
+  roomTaken = false,
 ): Promise<QueryResult[]> {
-  return runOne(query, admittedSince).then((result) => {
+  return runOne(query, roomTaken).then((result) => {
     const results = query.split === undefined ? [result] : query.split(result);
     if (results.length !== members.length) throw new Error("the combined query's result lacks a root field");
     return results;
@@ -211,18 +216,18 @@ function settle(pieces: readonly Piece[], answers: readonly Promise<QueryResult[
  */
 function askApart(
   driver: Driver,
-  settings: RunnerSettings,
+  deadline: Deadline,
   runOne: ReturnType<typeof autoCommit>,
   pieces: readonly Piece[],
   combined: CombinedQuery,
   firstAskings: FirstAskings,
 ): void {
-  const waited = performance.now();
+  const { settings } = deadline;
   const piecesPlanned = () => pieces.every(({ query }) => firstAskings.isPlanned(query.text));
-  planningRoom(combined.text, firstAskings, settings.timeoutMs, piecesPlanned).then(
+  planningRoom(combined.text, firstAskings, deadline, piecesPlanned).then(
     (room) => {
       const started = performance.now();
-      const answers = pieces.map((piece) => runPiece(runOne, piece, waited));
+      const answers = pieces.map((piece) => runPiece(runOne, piece, true));
       void Promise.allSettled(answers).then((outcomes) => {
         if (outcomes.every((outcome) => outcome.status === "fulfilled"))
           room.answered(performance.now() - started);
@@ -272,24 +277,38 @@ function planCombination(
   });
 }
 
+/** A request's deadline (`performance.now()` time) and its runner's settings. */
+interface Deadline {
+  at: number;
+  settings: RunnerSettings;
+}
+
+/** What the request's whole deadline was, for the log line of a request that reached it. */
+const didNotAnswer = ({ settings }: Deadline) =>
+  new Neo4jDidNotAnswer(`Neo4j did not answer within ${String(settings.timeoutMs + DEADLINE_MARGIN_MS)} ms.`);
+
 /**
- * Runs one query as an auto-commit transaction, timed, within its deadline. A statement Neo4j has
- * not planned holds its planning room until it is answered: planning it is most of what a first
- * asking costs, and its time cannot be told apart from the run's. A query given `admittedSince`
- * had its room taken with others ({@link askApart}) from that moment.
+ * Runs one query as an auto-commit transaction, timed, within the request's deadline: its
+ * transaction timeout is what is left of it but the margin, in which Neo4j's own abort (504)
+ * reaches the service. With no more than the margin left (the request waited on Neo4j already)
+ * it is not sent: 503. A statement Neo4j has not planned holds its planning room until it is
+ * answered: planning it is most of what a first asking costs, and its time cannot be told apart
+ * from the run's. A query given `roomTaken` had its room taken with others ({@link askApart}).
  */
-function autoCommit(driver: Driver, settings: RunnerSettings, metadata: Record<string, string>) {
-  return async ({ text, parameters }: CypherQuery, admittedSince?: number): Promise<QueryResult> => {
-    const waited = admittedSince ?? performance.now();
-    const planning =
-      admittedSince === undefined
-        ? await planningRoom(text, settings.firstAskings, settings.timeoutMs)
-        : PLANNED;
-    // Waiting for planning room counts against the query timeout: the request ends within its deadline.
-    const timeout = Math.max(1, Math.round(settings.timeoutMs - (performance.now() - waited)));
+function autoCommit(driver: Driver, deadline: Deadline, metadata: Record<string, string>) {
+  const { settings } = deadline;
+  return async ({ text, parameters }: CypherQuery, roomTaken = false): Promise<QueryResult> => {
+    const planning = roomTaken ? PLANNED : await planningRoom(text, settings.firstAskings, deadline);
+    const left = deadline.at - performance.now();
+    const timeout = Math.round(left - DEADLINE_MARGIN_MS);
+    if (timeout < 1) {
+      planning.release();
+      planning.settled();
+      throw didNotAnswer(deadline);
+    }
     const started = performance.now();
     let outcome: "success" | "failure" = "failure";
-    const deadline = { passed: false };
+    const abandoned = { passed: false };
     let session: Session | undefined;
     try {
       const opened = driver.session({
@@ -305,10 +324,11 @@ function autoCommit(driver: Driver, settings: RunnerSettings, metadata: Record<s
             metadata: { ...metadata, type: "user-transpiled" },
           }),
         ),
-        timeout + DEADLINE_MARGIN_MS,
+        left,
         () => {
-          deadline.passed = true;
+          abandoned.passed = true;
         },
+        settings.timeoutMs + DEADLINE_MARGIN_MS,
       );
       planning.answered(performance.now() - started);
       settings.firstAskings?.notePlanned(text);
@@ -320,7 +340,7 @@ function autoCommit(driver: Driver, settings: RunnerSettings, metadata: Record<s
       planning.settled();
       settings.observe((performance.now() - started) / 1000, outcome);
       // An abandoned session may wait on its connection for as long as Neo4j stays silent.
-      if (deadline.passed) session?.close().catch(() => undefined);
+      if (abandoned.passed) session?.close().catch(() => undefined);
       else await session?.close();
     }
   };
@@ -343,27 +363,38 @@ const PLANNED: PlanningRoom = {
 /**
  * Planning room for a statement Neo4j has not planned (issue 32): it waits for its turn, or is
  * refused with 503 (contract §12): at once when, at the pace Neo4j plans now, it would miss its
- * deadline (`timeoutMs`). So new statements do not pile up inside Neo4j, which plans on
+ * transaction timeout. So new statements do not pile up inside Neo4j, which plans on
  * the CPU every query needs. The room is held until the statement is answered (see
  * {@link autoCommit}); a statement Neo4j has planned passes at once, and one being asked by another
- * request waits for that answer. `isPlanned` says whether Neo4j has planned what `text` stands for
+ * request waits for that answer, until the request's deadline at most ({@link Neo4jDidNotAnswer}:
+ * 503). `isPlanned` says whether Neo4j has planned what `text` stands for
  * (for a combination asked apart: its parts). Gives back what frees the room, what tells the first
  * askings how long the first asking took, and what lets the same text waiting go on.
  */
 async function planningRoom(
   text: string,
   firstAskings: FirstAskings | undefined,
-  timeoutMs: number,
+  deadline: Deadline,
   isPlanned = () => firstAskings?.isPlanned(text) ?? true,
 ): Promise<PlanningRoom> {
   if (firstAskings === undefined || isPlanned()) return PLANNED;
-  if (firstAskings.wouldBeLate(text, timeoutMs))
+  if (firstAskings.wouldBeLate(text, deadline.at - DEADLINE_MARGIN_MS - performance.now()))
     throw planningRefusal(new PlanningRefused(firstAskings.settings.queueTimeoutMs, true));
+  const expired = new AbortController();
+  const timer = setTimeout(
+    () => {
+      expired.abort("the request's deadline passed");
+    },
+    Math.max(0, deadline.at - performance.now()),
+  );
   let release;
   try {
-    release = await firstAskings.admit(text);
+    release = await firstAskings.admit(text, expired.signal);
   } catch (error) {
+    if (expired.signal.aborted) throw didNotAnswer(deadline);
     throw error instanceof PlanningRefused ? planningRefusal(error) : error;
+  } finally {
+    clearTimeout(timer);
   }
   // Planned meanwhile (the same text answered for another request): no first asking of ours.
   if (isPlanned()) {

@@ -167,7 +167,8 @@ export class FirstAskings {
   /**
    * Resolves once `text` may be sent: at once when Neo4j has planned it, else when planning room
    * is free. Rejects with {@link PlanningRefused} when the queue is full or the wait is over, or
-   * `cancel` aborted (the caller is gone).
+   * `cancel` aborted (the caller is gone, or its deadline passed), also while it waits for another
+   * request's asking of the same text.
    */
   admit(text: string, cancel?: AbortSignal): Promise<PlanningRelease> {
     if (this.planned.has(text)) return Promise.resolve(() => undefined);
@@ -175,7 +176,10 @@ export class FirstAskings {
     // failed, be admitted like any new text). Dashboards send the same new document from every
     // panel at once; Neo4j plans it once.
     const asking = this.asking.get(text);
-    if (asking !== undefined) return asking.settled.then(() => this.admit(text, cancel));
+    if (asking !== undefined)
+      return settledUnlessCancelled(asking.settled, cancel, this.settings.queueTimeoutMs).then(() =>
+        this.admit(text, cancel),
+      );
     const units = Math.min(planningUnits(text), this.settings.units);
     if (this.queue.length === 0 && this.inFlight + units <= this.settings.units) {
       this.askingOf(text);
@@ -243,4 +247,27 @@ export class FirstAskings {
       head.grant();
     }
   }
+}
+
+/**
+ * `settled`, or {@link PlanningRefused} as soon as `cancel` aborts: a request waiting for another's
+ * first asking of its text waits no longer than its own deadline, whatever that asking does.
+ */
+function settledUnlessCancelled(
+  settled: Promise<void>,
+  cancel: AbortSignal | undefined,
+  queueTimeoutMs: number,
+): Promise<void> {
+  if (cancel === undefined) return settled;
+  if (cancel.aborted) return Promise.reject(new PlanningRefused(queueTimeoutMs));
+  return new Promise<void>((resolve, reject) => {
+    const refuse = () => {
+      reject(new PlanningRefused(queueTimeoutMs));
+    };
+    cancel.addEventListener("abort", refuse, { once: true });
+    void settled.then(() => {
+      cancel.removeEventListener("abort", refuse);
+      resolve();
+    });
+  });
 }
