@@ -179,6 +179,38 @@ describe("failures past validation (contract §3: 500, 503, 504)", () => {
   });
 });
 
+describe("when Neo4j refuses the service's own credentials (a password rotated under it)", () => {
+  const refusedLog: string[] = [];
+  let refused: RunningService;
+  let driver: Driver;
+
+  before(async () => {
+    // A user Neo4j does not know: its failed logins lock out only that name, never the suite's.
+    driver = neo4j.driver(testBoltUri(), neo4j.auth.basic("kg-graphql-rotated", "not-the-password"));
+    refused = await startService(driver, {
+      schema: await buildTestSchema(testDriver()),
+      logError: (line) => refusedLog.push(line),
+    });
+  });
+  after(async () => {
+    await refused.close();
+    await driver.close();
+  });
+
+  it("answers 503 service_unavailable with Retry-After, not a 500, and logs Neo4j's code", async () => {
+    for (let i = 0; i < 4; i++) {
+      // Neo4j says Unauthorized, then, after a few, AuthenticationRateLimit: 503 alike.
+      const response = await refused.graphql("{ topics(limit: 1) { id } }");
+      expectContractError(response, 503, "service_unavailable");
+      expect(response.headers.get("retry-after")).to.equal("5");
+      expectNoInternals(JSON.stringify(response.body), refused.key);
+    }
+    expect(refusedLog.join("\n")).to.match(
+      /failed with service_unavailable: Neo4jError Neo\.ClientError\.Security\.(Unauthorized|AuthenticationRateLimit)/,
+    );
+  });
+});
+
 describe("when the database accepts connections but never answers (starting up, hung)", () => {
   let hung: RunningService;
   let close: () => Promise<void>;

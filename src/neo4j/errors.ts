@@ -34,13 +34,28 @@ export function findNeo4jError(error: unknown): Neo4jError | undefined {
 const CONNECTION_WAIT_TIMEOUTS =
   /^(Connection acquisition timed out|Failed to establish connection in|Pool is closed, it is no more able to serve requests)/;
 
-/** True when the error says Neo4j cannot be reached right now (503, not 500). */
+/**
+ * Server codes refusing the service itself, not the request: its credentials (a password rotated
+ * under a running service, too many failed logins, an expired password) or its database (dropped,
+ * renamed). The caller can do nothing about them but try again later; the operator finds the code
+ * in the log line.
+ */
+const SERVICE_REFUSED_CODES = new Set([
+  "Neo.ClientError.Security.Unauthorized",
+  "Neo.ClientError.Security.AuthenticationRateLimit",
+  "Neo.ClientError.Security.CredentialsExpired",
+  "Neo.ClientError.Security.TokenExpired",
+  "Neo.ClientError.Database.DatabaseNotFound",
+]);
+
+/** True when the error says Neo4j cannot be reached right now, or refuses the service itself (503, not 500). */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (causes(error).some((cause) => cause instanceof Neo4jDidNotAnswer)) return true;
   const found = findNeo4jError(error);
   if (found === undefined) return false;
   return (
     UNAVAILABLE_CODES.has(found.code) ||
+    SERVICE_REFUSED_CODES.has(found.code) ||
     // The server's "try again" errors (a database starting or stopping, a leader switching): each
     // query runs once, as an auto-commit query, so they reach the caller as 503 with Retry-After.
     found.code.startsWith("Neo.TransientError.") ||
