@@ -20,6 +20,7 @@ import {
   type WireResponse,
 } from "./support/service.js";
 import { loadFixtures } from "./support/fixtures.js";
+import { startTcpProxy } from "./support/tcp-proxy.js";
 import { testDatabase, testDriver } from "./support/test-neo4j.js";
 
 const TOPICS = {
@@ -170,6 +171,28 @@ describe("persisted documents (contract §10)", function () {
         expect(lines[0]).to.match(/^Persisted queries: Redis is unreachable/);
       } finally {
         await dead.close();
+      }
+    });
+
+    it("still finds a document remembered while Redis was down once it is back, and writes it to Redis", async () => {
+      const proxy = await startTcpProxy(Number(new URL(testRedisUrl).port || 6379));
+      const connection = connectRedis({ mode: "standalone", url: `redis://127.0.0.1:${String(proxy.port)}` });
+      const lines: string[] = [];
+      try {
+        const store = persistedQueryStore(connection, (line) => lines.push(line));
+        const query = `{ whileDown${String(Date.now())} }`;
+        await proxy.stop();
+        await store.remember(sha256Hex(query), query);
+        await proxy.resume();
+        const deadline = Date.now() + 10_000;
+        while (connection.client.status !== "ready" && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(await store.get(sha256Hex(query))).to.equal(query);
+        expect(lines.at(-1)).to.equal("Persisted queries: Redis answers again; remembering them in Redis.");
+        expect(await redis.get(persistedQueryKey(sha256Hex(query)))).to.equal(query);
+      } finally {
+        await connection.close();
+        await proxy.stop();
       }
     });
 

@@ -87,7 +87,9 @@ export class RedisPersistedQueryStore implements PersistedQueryStore {
 
 /**
  * The store the settings ask for: Redis with this process's memory while Redis is down (a
- * document missed there only costs the client one resend), or memory alone without Redis.
+ * document missed there only costs the client one resend), or memory alone without Redis. A
+ * document remembered in memory while Redis was down is still found once it is back, and
+ * written to Redis then, for every instance.
  */
 export function persistedQueryStore(
   redis: RedisConnection | undefined,
@@ -101,10 +103,15 @@ export function persistedQueryStore(
       `Persisted queries: Redis is unreachable (${reason}); remembering them in this process until it returns.`,
     back: "Persisted queries: Redis answers again; remembering them in Redis.",
   });
+  const rememberedWhileDown = async (sha256: string) => {
+    const text = await memory.get(sha256);
+    if (text !== undefined) await primary.remember(sha256, text);
+    return text;
+  };
   return {
     get: (sha256) =>
       failover.run(
-        () => primary.get(sha256),
+        async () => (await primary.get(sha256)) ?? (await rememberedWhileDown(sha256)),
         () => memory.get(sha256),
       ),
     remember: (sha256, text) =>
