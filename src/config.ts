@@ -64,8 +64,9 @@ const EnvSchema = z.object({
     .default(DEFAULTS.keyCacheMaxMs),
   // Contract §2: a body not complete 10 s after the headers is refused (lowered only by tests).
   REQUEST_BODY_TIMEOUT_MS: positiveMs.default(DEFAULTS.bodyTimeoutMs),
-  // On SIGTERM/SIGINT: how long in-flight requests may take to finish before they are cut.
-  SHUTDOWN_TIMEOUT_MS: positiveMs.default(10_000),
+  // On SIGTERM/SIGINT: how long in-flight requests may take to finish before they are cut; by
+  // default a request's whole deadline and a second (shutdownTimeoutMs below).
+  SHUTDOWN_TIMEOUT_MS: positiveMs.optional(),
   // Contract §11: the origins whose pages may call the endpoint from a browser, comma-separated,
   // each exactly as a browser sends it (`https://dash.example.com`, no path); none by default.
   CORS_ORIGINS: z
@@ -231,6 +232,13 @@ function redisSettings(e: z.infer<typeof EnvSchema>): RedisSettings | undefined 
   return undefined;
 }
 
+/**
+ * What the default shutdown timeout leaves past a request's deadline (the query timeout and its
+ * margin), for its answer to be written: a request in flight at SIGTERM is answered, not cut
+ * (contract §2, whatever the database does).
+ */
+const SHUTDOWN_SLACK_MS = 1_000;
+
 /** Validates the environment into a {@link Config}; every setting has a default but `NEO4J_URI`. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // An empty variable (`NEO4J_URI=`) means "not set", as in most shells' and compose files' usage.
@@ -246,7 +254,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       host: e.HOST,
       port: e.PORT,
       bodyTimeoutMs: e.REQUEST_BODY_TIMEOUT_MS,
-      shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+      shutdownTimeoutMs:
+        e.SHUTDOWN_TIMEOUT_MS ?? e.NEO4J_QUERY_TIMEOUT_MS + DEFAULTS.deadlineMarginMs + SHUTDOWN_SLACK_MS,
       corsOrigins: e.CORS_ORIGINS,
     },
     neo4j: {

@@ -40,6 +40,11 @@ export const DEFAULTS = {
   quotas: { requestsPerMinute: 100, requestsPerDay: 10_000, graphqlQueriesPerDay: 5_000 },
   /** Requests one key may have executing at once. */
   concurrentRequestsPerKey: 8,
+  /**
+   * How long past the query timeout a request may take to be answered, whatever the database does
+   * (§2: "the query timeout plus a few seconds").
+   */
+  deadlineMarginMs: 2_000,
 } as const;
 
 /** A count as messages write it: `65,536`. */

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { expect } from "chai";
 import { parse } from "yaml";
 import { DEFAULT_NEO4J_VERSION, LOCAL_ONLY_SETTINGS, loadConfig, SETTINGS } from "../src/config.js";
+import { DEADLINE_MARGIN_MS } from "../src/neo4j/deadline.js";
 import { projectRoot } from "../src/project-root.js";
 
 // There is no Docker engine on this machine: these tests keep docker-compose.yml and the
@@ -118,6 +119,8 @@ describe("deployment: docker-compose.yml", () => {
       redis: { condition: "service_healthy" },
     });
     expect(seconds(kg.stop_grace_period ?? "10s") * 1000).to.be.above(config.http.shutdownTimeoutMs);
+    // Every request in flight at SIGTERM answered within its deadline, none cut (contract §2).
+    expect(config.http.shutdownTimeoutMs).to.be.above(config.neo4j.queryTimeoutMs + DEADLINE_MARGIN_MS);
   });
 });
 

@@ -27,11 +27,15 @@ describe("loadConfig", () => {
       host: "127.0.0.1",
       port: 4000,
       bodyTimeoutMs: 10_000,
-      shutdownTimeoutMs: 10_000,
+      // A request's whole deadline (the query timeout and its 2 s margin) and a second: a request
+      // in flight at SIGTERM is answered, not cut.
+      shutdownTimeoutMs: 13_000,
       corsOrigins: [],
     });
     expect(config.neo4j.uri).to.equal(undefined);
     expect(config.neo4j.queryTimeoutMs).to.equal(10_000);
+    expect(loadConfig({ NEO4J_QUERY_TIMEOUT_MS: "30000" }).http.shutdownTimeoutMs).to.equal(33_000);
+    expect(loadConfig({ SHUTDOWN_TIMEOUT_MS: "5000" }).http.shutdownTimeoutMs).to.equal(5_000);
     // Contract §6: the contract's allowances, counted in this process without REDIS_URL.
     expect(config.redis).to.equal(undefined);
     expect(config.quota).to.deep.equal({

@@ -1,4 +1,5 @@
 import type { Driver, ManagedTransaction, Session } from "neo4j-driver";
+import { DEFAULTS } from "../contract.js";
 
 export type TransactionConfig = Parameters<Session["executeRead"]>[1];
 
@@ -25,7 +26,7 @@ export class Neo4jDidNotAnswer extends Error {
 }
 
 /** How long past its transaction timeout a transaction may go before the request stops waiting. */
-export const DEADLINE_MARGIN_MS = 2_000;
+export const DEADLINE_MARGIN_MS = DEFAULTS.deadlineMarginMs;
 
 /**
  * `work`'s outcome, or {@link Neo4jDidNotAnswer} once `ms` have passed (`onGiveUp` runs then).
