@@ -5,8 +5,13 @@ import { ApiKeyStore } from "../src/auth/api-key-store.js";
 import { loadConfig } from "../src/config.js";
 import { runServiceToExit } from "./support/service-process.js";
 import { connectNeo4j } from "../src/neo4j/connect.js";
-import { Neo4jDidNotAnswer } from "../src/neo4j/deadline.js";
-import { isDatabaseUnavailable, isQueryTimeout } from "../src/neo4j/errors.js";
+import { boundedDriver, Neo4jDidNotAnswer } from "../src/neo4j/deadline.js";
+import {
+  explainStartupFailure,
+  isDatabaseUnavailable,
+  isQueryTimeout,
+  StartupError,
+} from "../src/neo4j/errors.js";
 import { queryRunner } from "../src/neo4j/runner.js";
 import { loadFixtures } from "./support/fixtures.js";
 import {
@@ -291,6 +296,41 @@ describe("when the database stops answering on an open connection (restarting, h
       (error: unknown) => (error instanceof Error ? error.name : "thrown"),
     );
     expect(lookup).to.equal("Neo4jDidNotAnswer");
+  });
+});
+
+describe("start-up against a database that stops answering once connected (hung)", function () {
+  this.timeout(60_000);
+
+  it("bounds the start-up's own queries too (the version check, the warm-up): no start-up hangs", async () => {
+    const proxy = await startTcpProxy(Number(new URL(testBoltUri()).port));
+    const driver = neo4j.driver(
+      `bolt://127.0.0.1:${String(proxy.port)}`,
+      neo4j.auth.basic("neo4j", testPassword),
+    );
+    try {
+      await driver.executeQuery("RETURN 1"); // a connection pooled, idle
+      proxy.stall();
+      const outcome = await boundedDriver(driver, 500)
+        .executeQuery("RETURN 1")
+        .then(
+          () => "answered",
+          (error: unknown) => error,
+        );
+      expect(outcome).to.be.instanceOf(Neo4jDidNotAnswer);
+      const explained = explainStartupFailure(outcome, {
+        uri: "bolt://db:7687",
+        user: "neo4j",
+        database: "neo4j",
+      });
+      expect(explained).to.be.instanceOf(StartupError);
+      expect(explained.message).to.equal(
+        "Neo4j at bolt://db:7687 did not answer in time (Neo4j did not answer within 2500 ms). Check that the database has finished starting, then start kg-graphql again.",
+      );
+    } finally {
+      await proxy.stop();
+      await driver.close();
+    }
   });
 });
 

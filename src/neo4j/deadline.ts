@@ -53,8 +53,8 @@ export function answerWithin<T>(
 
 /**
  * The driver the schema is built over (requests run through `queryRunner` in runner.ts instead; the
- * schema's warm-up query and anything without a runner use this), with a deadline on every
- * transaction function: its
+ * start-up's version check and warm-up query, and anything without a runner, use this), with a
+ * deadline on every transaction function and `executeQuery`: its
  * transaction timeout (the server's to enforce, 504) plus {@link DEADLINE_MARGIN_MS}. The server
  * cannot enforce anything while it is starting up or hung, and the driver waits on an open
  * connection for as long as it takes, so past the deadline the transaction is abandoned
@@ -63,6 +63,25 @@ export function answerWithin<T>(
  */
 export function boundedDriver(driver: Driver, defaultTimeoutMs: number): Driver {
   return overriding(driver, {
+    executeQuery: (...[query, parameters, config]: Parameters<Driver["executeQuery"]>) => {
+      const timeout = Number(config?.transactionConfig?.timeout ?? defaultTimeoutMs);
+      const abandoned = new AbortController();
+      return answerWithin(
+        // `QueryConfig` is declared a class, but callers pass plain objects: its fields copied.
+        driver.executeQuery(
+          query,
+          parameters,
+          Object.assign({}, config, {
+            transactionConfig: { ...config?.transactionConfig, timeout },
+            signal: abandoned.signal,
+          }),
+        ),
+        timeout + DEADLINE_MARGIN_MS,
+        () => {
+          abandoned.abort("the deadline passed");
+        },
+      );
+    },
     session: (...args: Parameters<Driver["session"]>) => {
       const session = driver.session(...args);
       let abandoned = false;

@@ -99,6 +99,13 @@ export function explainStartupFailure(
   if (code === "Neo.ClientError.Database.DatabaseNotFound") {
     return new StartupError(`Neo4j at ${uri} has no database "${database}". Check NEO4J_DATABASE.`);
   }
+  // Reached, but not answering: starting up, restarting, hung, or its database not yet online.
+  if (isDatabaseUnavailable(error)) {
+    return new StartupError(
+      `Neo4j at ${uri} did not answer in time (${firstSentence(driverError?.message ?? message)}). ` +
+        "Check that the database has finished starting, then start kg-graphql again.",
+    );
+  }
   return error instanceof Error ? error : new Error(message);
 }
 
