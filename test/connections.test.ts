@@ -357,6 +357,8 @@ describe("connections (contract §7, v1 additions) on the fixture graph", () => 
         `${cursor}=`,
         unpadded,
         encodeCursor(["Decision", "1", 2]),
+        // Well-formed, but beyond any instant the service writes: Neo4j would fail on it (a 500).
+        encodeCursor(["Decision", "999999999999", 0, "d"]),
       ]) {
         const message = await refused(
           "query ($a: String) { decisionsConnection(after: $a) { totalCount } }",
@@ -368,6 +370,13 @@ describe("connections (contract §7, v1 additions) on the fixture graph", () => 
           /^Argument "after" on field "Query.decisionsConnection" is not a cursor of this list/,
         );
       }
+      // A date no calendar has, in a date's order.
+      expect(
+        await refused(
+          "query ($a: String) { featuresConnection(orderBy: {field: SHIPPED_ON}, after: $a) { totalCount } }",
+          { a: encodeCursor(["Feature/SHIPPED_ON/ASC", "2025-02-30", "f1"]) },
+        ),
+      ).to.match(/^Argument "after" on field "Query.featuresConnection" is not a cursor of this list/);
       expect(
         await refused(`{ decisionsConnection(after: "${topics.pageInfo.endCursor ?? ""}") { totalCount } }`),
       ).to.equal(

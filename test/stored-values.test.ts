@@ -1,7 +1,9 @@
 import { expect } from "chai";
 import type { RequestLogEntry } from "../src/ops/request-log.js";
-import { BAD_DECISIONS_IN_ORDER, loadBadValues } from "./support/fixtures.js";
+import { deleteDomainData } from "../src/demo-data/load.js";
+import { BAD_DECISIONS_IN_ORDER, ingest, loadBadValues } from "./support/fixtures.js";
 import { startService, type RunningService } from "./support/service.js";
+import { testDatabase, testDriver } from "./support/test-neo4j.js";
 
 /**
  * Contract §3's field errors on a graph the ingest got wrong (test/support/fixtures.ts' BAD_VALUES,
@@ -233,5 +235,87 @@ describe("values the ingest stored wrong (contract §3, field errors)", function
       { label: "Decision", property: "title", id: "d2", problem: "missing", path: "a.title" },
       { label: "Decision", property: "title", id: "d2", problem: "missing", path: "b.title" },
     ]);
+  });
+});
+
+/**
+ * Numbers the schema cannot serve, written as the ingest might (plain Cypher per §8): a NaN and an
+ * infinity in a `Float`, an `Int` beyond 32 bits or not whole. Like any value §3 reports, each is
+ * absent to the lists: statistics leave it out, a lower bound does not keep it (as a `where` does
+ * not), and an order puts it last. Whole floats beyond 2^53 are servable and page exactly.
+ */
+describe("numbers the ingest stored beyond what the schema serves", function () {
+  let service: RunningService;
+
+  before(async function () {
+    await deleteDomainData(testDriver(), testDatabase);
+    await ingest(`
+      CREATE (:Decision {id: 'a', title: 'A', status: 'DECIDED', regretScore: 0.0 / 0.0, executionGapDays: 3000000000})
+      CREATE (:Decision {id: 'b', title: 'B', status: 'DECIDED', regretScore: 1.0 / 0.0, executionGapDays: 2.5})
+      CREATE (:Decision {id: 'c', title: 'C', status: 'DECIDED', regretScore: 1e19, executionGapDays: 9223372036854775807})
+      CREATE (:Decision {id: 'd', title: 'D', status: 'DECIDED', regretScore: 1e19, executionGapDays: 1})
+      CREATE (:Decision {id: 'e', title: 'E', status: 'DECIDED', regretScore: 0.4, executionGapDays: 4.0})`);
+    service = await startService();
+  });
+  after(async function () {
+    await service.close();
+  });
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON from the wire, asserted by the tests
+  const data = async (query: string, variables?: Record<string, unknown>): Promise<any> => {
+    const { status, body } = await service.graphql(query, variables);
+    expect(status, JSON.stringify(body)).to.equal(200);
+    return body.data;
+  };
+  const ids = (rows: { id: string }[]) => rows.map((row) => row.id);
+
+  it("statistics leave them out, without an error", async function () {
+    const { status, body } = await service.graphql(
+      "{ decisionGroups(by: [STATUS]) { count regretScore { count min max } executionGapDays { count sum max } } }",
+    );
+    expect(status).to.equal(200);
+    expect(body).not.to.have.property("errors");
+    expect(body.data.decisionGroups).to.deep.equal([
+      {
+        count: 5,
+        regretScore: { count: 3, min: 0.4, max: 1e19 },
+        executionGapDays: { count: 2, sum: 5, max: 4 },
+      },
+    ]);
+  });
+
+  it("a lower bound keeps only servable values, as the same bound in a where does", async function () {
+    for (const [argument, where, expected] of [
+      ["regretScoreMin: 0.3", "{ regretScore: { gte: 0.3 } }", ["c", "d", "e"]],
+      ["executionGapDaysMin: 0", "{ executionGapDays: { gte: 0 } }", ["d", "e"]],
+    ] as const) {
+      const found = await data(`{ a: decisions(${argument}) { id } b: decisions(where: ${where}) { id } }`);
+      expect(ids(found.a).sort(), argument).to.deep.equal(expected);
+      expect(ids(found.b).sort(), where).to.deep.equal(expected);
+    }
+  });
+
+  it("orders them last, by id, and pages through every row once by cursors", async function () {
+    const gaps = await data("{ decisions(orderBy: {field: EXECUTION_GAP_DAYS}) { id } }");
+    expect(ids(gaps.decisions)).to.deep.equal(["e", "d", "a", "b", "c"]);
+    for (const [field, direction, expected] of [
+      ["REGRET_SCORE", "ASC", ["e", "c", "d", "a", "b"]],
+      ["REGRET_SCORE", "DESC", ["c", "d", "e", "a", "b"]],
+      ["EXECUTION_GAP_DAYS", "ASC", ["d", "e", "a", "b", "c"]],
+      ["EXECUTION_GAP_DAYS", "DESC", ["e", "d", "a", "b", "c"]],
+    ] as const) {
+      const paged: string[] = [];
+      let after: string | null = null;
+      for (let page = 0; page < 8; page++) {
+        const { decisionsConnection: connection } = await data(
+          `query ($after: String) { decisionsConnection(first: 1, after: $after, orderBy: {field: ${field}, direction: ${direction}}) { nodes { id } pageInfo { hasNextPage endCursor } } }`,
+          { after },
+        );
+        paged.push(...ids(connection.nodes));
+        if (!connection.pageInfo.hasNextPage) break;
+        after = connection.pageInfo.endCursor;
+      }
+      expect(paged, `${field} ${direction}`).to.deep.equal(expected);
+    }
   });
 });

@@ -173,8 +173,12 @@ describe("decodeCursor", () => {
       ["Decision", "1743465600", 123000000, "d1"],
       ["Decision", null, null, "d7"],
       ["Decision", "-62135596800", 0, "x"],
-      ["Decision", "31556889864403199", 999999999, "far"],
+      // The first and the last servable instants (0000-01-01T00:00Z, 9999-12-31T23:59:59.999999999Z).
+      ["Decision", "-62167219200", 0, "first"],
+      ["Decision", "253402300799", 999999999, "last"],
       ["Commitment", "2025-05-01", "m1"],
+      ["Commitment", "0000-02-29", "m3"],
+      ["Commitment", "9999-12-31", "m4"],
       ["Commitment", null, "m2"],
       ["Feature", "Zebra \uE000", "f4"],
       ["Person", null, "p9"],
@@ -262,6 +266,15 @@ describe("decodeCursor", () => {
       [encodeCursor(["Decision", "2025-01-01", "d"]), "Decision"],
       [encodeCursor(["Commitment", "2025-5-1", "m"]), "Commitment"],
       [encodeCursor(["Commitment", 20250501, "m"]), "Commitment"],
+      // Beyond what a servable value is written as: Neo4j would fail reading it back (a 500).
+      [encodeCursor(["Commitment", "2025-02-30", "m"]), "Commitment"],
+      [encodeCursor(["Commitment", "2025-13-01", "m"]), "Commitment"],
+      [encodeCursor(["Commitment", "2025-00-10", "m"]), "Commitment"],
+      [encodeCursor(["Commitment", "10000-01-01", "m"]), "Commitment"],
+      [encodeCursor(["Commitment", "-0001-01-01", "m"]), "Commitment"],
+      [encodeCursor(["Decision", "253402300800", 0, "d"]), "Decision"],
+      [encodeCursor(["Decision", "-62167219201", 0, "d"]), "Decision"],
+      [encodeCursor(["Decision", "31556889864403199", 0, "d"]), "Decision"],
       [`${Buffer.from([0x5b, 0x22, 0xff, 0x22, 0x5d]).toString("base64url")}=`, "Topic"],
     ];
     for (const [cursor, type] of cases) expect(decodeCursor(cursor, own(type)), cursor).to.equal(damaged);

@@ -18,9 +18,25 @@ import { orderName, orderOfTag, servable, lacksServable, valueOf, type ListOrder
 export type Position = [string, ...(number | string | null)[]];
 
 const BASE64URL = /^[A-Za-z0-9_-]*={0,2}$/;
-const CALENDAR_DATE = /^-?\d{4,9}-\d{2}-\d{2}$/;
-/** Epoch seconds as Cypher's `toString` writes them (Neo4j's years run to ±999,999,999). */
-const EPOCH_SECONDS = /^-?(0|[1-9]\d{0,16})$/;
+/** A servable date as Cypher's `toString` writes it: the years 0000–9999 (src/cypher/values.ts). */
+const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** Epoch seconds as Cypher's `toString` writes them. */
+const EPOCH_SECONDS = /^-?(0|[1-9]\d{0,11})$/;
+/** The epoch seconds of the servable instants (src/cypher/values.ts): 0000-01-01T00:00Z to 10000-01-01T00:00Z. */
+const SERVABLE_SECONDS = [-62_167_219_200, 253_402_300_800] as const;
+
+/** Whether `text` is a date Cypher writes for a servable date: a real calendar day of the years 0000–9999. */
+function isServableDate(text: string): boolean {
+  const [, year, month, day] = CALENDAR_DATE.exec(text)?.map(Number) ?? [];
+  if (year === undefined || month === undefined || day === undefined) return false;
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** Whether `text` names the epoch seconds of a servable instant. */
+const isServableSecond = (text: string): boolean =>
+  EPOCH_SECONDS.test(text) && Number(text) >= SERVABLE_SECONDS[0] && Number(text) < SERVABLE_SECONDS[1];
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
@@ -58,16 +74,16 @@ export function decodeCursor(cursor: string, order: ListOrder): Position | strin
     const [at] = key;
     const valid =
       at === null ||
-      (order.kind === "number"
+      (order.kind === "int" || order.kind === "float"
         ? typeof at === "number" && Number.isFinite(at)
-        : typeof at === "string" && (order.kind === "text" || CALENDAR_DATE.test(at)));
+        : typeof at === "string" && (order.kind === "text" || isServableDate(at)));
     return valid ? [tag, at as string | number | null, id] : damaged;
   }
   const [seconds, nanosecond] = key;
   if (key.length !== 3) return damaged;
   if (seconds === null && nanosecond === null) return [tag, null, null, id];
   return typeof seconds === "string" &&
-    EPOCH_SECONDS.test(seconds) &&
+    isServableSecond(seconds) &&
     Number.isInteger(nanosecond) &&
     (nanosecond as number) >= 0 &&
     (nanosecond as number) < 1e9
@@ -122,7 +138,8 @@ export function positionOf(cursor: string): unknown[] {
     return [cursor];
   }
   if (!Array.isArray(position)) return [cursor];
-  return position.map((item: unknown) => (Number.isInteger(item) ? neo4j.int(item as number) : item));
+  // A whole number beyond 2^53 is a FLOAT key (an `Int` key is within 32 bits): as a float, exactly.
+  return position.map((item: unknown) => (Number.isSafeInteger(item) ? neo4j.int(item as number) : item));
 }
 
 /**

@@ -2,8 +2,32 @@
 // the conditions a row must meet; another the index read that starts from a filter. Only the
 // filters a request gives are rendered: an absent argument leaves no trace in the Cypher. The
 // filters themselves are rows of the domain table (src/domain/table.ts).
-import { argumentsOf, type Filter } from "../domain/table.js";
-import { AFTER_LAST_SERVABLE_INSTANT, constant, FIRST_SERVABLE_INSTANT, servableInstant } from "./values.js";
+import { argumentsOf, DOMAIN, ELEMENT_TYPES, propertyType, type Filter } from "../domain/table.js";
+import {
+  AFTER_LAST_SERVABLE_INSTANT,
+  constant,
+  FIRST_SERVABLE_INSTANT,
+  servableInstant,
+  servableNumberOf,
+} from "./values.js";
+
+/**
+ * Each lower bound's test that a value is one the schema serves as its property's scalar (a NaN,
+ * an infinity, an `Int` beyond 32 bits or not whole is not): such a value is absent, as a `where`
+ * and the orders read it, and the bound does not keep it. By the table's own filter objects, which
+ * the row estimates know the filters by too.
+ */
+const SERVABLE_BOUNDED: ReadonlyMap<Filter, (value: string) => string> = new Map(
+  ELEMENT_TYPES.flatMap((type) => {
+    const { list, properties } = DOMAIN[type];
+    return (list?.filters ?? []).flatMap((filter) => {
+      const stored = properties[filter.property];
+      return filter.kind === "atLeast" && stored !== undefined
+        ? [[filter, servableNumberOf(propertyType(stored).name)] as const]
+        : [];
+    });
+  }),
+);
 
 /**
  * The exact conditions on row `v` of the filter's given arguments. A `Date` argument is bound as
@@ -24,8 +48,11 @@ export function conditionsOf(
   switch (filter.kind) {
     case "equals":
       return given.has(filter.argument) ? [`${value} = $${filter.argument}`] : [];
-    case "atLeast":
-      return given.has(filter.argument) ? [`${value} >= $${filter.argument}`] : [];
+    case "atLeast": {
+      if (!given.has(filter.argument)) return [];
+      const servable = SERVABLE_BOUNDED.get(filter);
+      return [`${value} >= $${filter.argument}`, ...(servable === undefined ? [] : [servable(value)])];
+    }
     case "dayRange": {
       const bounds = [
         ...(given.has(filter.since) ? [`${value}.epochSeconds >= $${filter.since}.epochSeconds`] : []),

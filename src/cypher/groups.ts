@@ -2,7 +2,7 @@
 // dimensions among the rows the filters keep, computed in the database. The statement is built per
 // request: the rows' one start (starts.ts), only the dimensions `by` names, and NumberStats only
 // for the statistics the request selects.
-import { DOMAIN, type DimensionRow, type ElementType } from "../domain/table.js";
+import { DOMAIN, propertyType, type DimensionRow, type ElementType } from "../domain/table.js";
 import { listOf, type ElementList } from "./element-lists.js";
 import { givenArguments, pageSize } from "./lists.js";
 import { linkPattern } from "./nested.js";
@@ -157,8 +157,13 @@ export function groupListOf(type: ElementType): GroupList {
  * left out). When a given lower bound on it (`regretScoreMin`) kept the rows, every value is a
  * number already: a value of another type compares with a number as null, and is not kept.
  */
-const statsValue = (v: string, property: string, numeric: ReadonlySet<string>) =>
-  `${numeric.has(property) ? `${v}.${property}` : numberOrNull(`${v}.${property}`)} AS ${property}_value`;
+const statsValue = (list: ElementList, property: string, numeric: ReadonlySet<string>) => {
+  const value = `${list.v}.${property}`;
+  const stored = DOMAIN[list.type].properties[property];
+  if (stored === undefined) throw new Error(`${list.type} has no property ${property} to summarise`);
+  const scalar = propertyType(stored).name;
+  return `${numeric.has(property) ? value : numberOrNull(value, scalar)} AS ${property}_value`;
+};
 
 /** A NumberStats field, and the aggregates its value is made of (`avg` is `sum / count`). */
 const STATS_FIELDS = {
@@ -268,7 +273,7 @@ export function groups(group: GroupList, request: FieldRequest): string {
       : [
           ...rows.clauses,
           ...(reads.length === 0 ? [] : [`WITH ${[v, ...reads].join(", ")}`]),
-          `WITH ${[v, ...dimensions.map((d) => `${valueOf(d)} AS ${d.field}`), ...stats.map(({ property }) => statsValue(v, property, numeric))].join(", ")}`,
+          `WITH ${[v, ...dimensions.map((d) => `${valueOf(d)} AS ${d.field}`), ...stats.map(({ property }) => statsValue(list, property, numeric))].join(", ")}`,
           `WITH ${[...fields, `count(${v}) AS count`, ...stats.flatMap(statsAggregates)].join(", ")}`,
         ];
   return lines(

@@ -60,11 +60,12 @@ export function valuePage(read: PageRead): string[] {
   // From the position's value on, in the order's direction; from a position without a value,
   // the comparison with null seeks nothing: the rows without one follow it.
   const bounds = servableBounds(order, value);
-  // Bounds are [lower] (texts) or [lower, upper]: the position replaces the side it starts from.
+  // Bounds are [lower] (texts), [lower, upper] or [lower, upper, whole] (an `Int`): the position
+  // replaces the side it starts from.
   const seek = !page.after
     ? bounds
     : descending
-      ? [...bounds.slice(0, 1), `${value} <= ${positionValue(order, p)}`]
+      ? [bounds[0] ?? "true", `${value} <= ${positionValue(order, p)}`, ...bounds.slice(2)]
       : [`${value} >= ${positionValue(order, p)}`, ...bounds.slice(1)];
   const valued = collected([
     `MATCH (${v}:${label})`,

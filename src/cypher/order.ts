@@ -9,13 +9,15 @@ import {
   servableDateBounds,
   servableInstant,
   servableInstantBounds,
+  servableInt,
+  servableIntBounds,
   servableNumber,
   servableNumberBounds,
   servableText,
 } from "./values.js";
 
 /** What an ordered property holds (contract §8's types). */
-export type ValueKind = "instant" | "date" | "text" | "number";
+export type ValueKind = "instant" | "date" | "text" | "int" | "float";
 
 /** The kind of value each stored type orders as. */
 const KINDS: Readonly<Record<string, ValueKind>> = {
@@ -23,8 +25,8 @@ const KINDS: Readonly<Record<string, ValueKind>> = {
   Date: "date",
   String: "text",
   ID: "text",
-  Int: "number",
-  Float: "number",
+  Int: "int",
+  Float: "float",
 };
 
 /** The properties each element type can be ordered by, by their `…OrderField` enum value (the domain table's orders). */
@@ -115,7 +117,8 @@ const SERVABLE: Record<ValueKind, { test: (value: string) => string; bounds: (va
     instant: { test: servableInstant, bounds: servableInstantBounds },
     date: { test: servableDate, bounds: servableDateBounds },
     text: { test: servableText, bounds: (value) => [servableText(value)] },
-    number: { test: servableNumber, bounds: servableNumberBounds },
+    int: { test: servableInt, bounds: servableIntBounds },
+    float: { test: servableNumber, bounds: servableNumberBounds },
   };
 
 /** True, or false or null, when `value` holds a servable value of the order's kind (for a `CASE WHEN`). */
@@ -133,7 +136,10 @@ export const isServable = (order: ListOrder, value: string): string =>
 export const lacksServable = (order: ListOrder, value: string): string =>
   order.kind === "text" ? `NOT ${value} IS :: STRING NOT NULL` : `NOT ${isServable(order, value)}`;
 
-/** Index-seekable bounds holding exactly the servable values of the order's kind. */
+/**
+ * Conditions holding exactly the servable values of the order's kind: index-seekable bounds, the
+ * lower first and the upper second (none for a text), and for an `Int` the test that it is whole.
+ */
 export const servableBounds = (order: ListOrder, value: string): string[] =>
   SERVABLE[order.kind].bounds(value);
 

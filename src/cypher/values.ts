@@ -102,9 +102,39 @@ export const servableNumberBounds = (value: string): string[] => [
   `${value} <= ${LARGEST_NUMBER}`,
 ];
 
+/** GraphQL's `Int` (32 bits): an `Int` property's value beyond it, or not whole, the schema cannot serve. */
+const INT_BOUNDS = ["-2147483648", "2147483647"] as const;
+
+/**
+ * True when `value` holds a whole number within GraphQL's `Int` (an INTEGER, or a FLOAT such as
+ * `3.0`), else false or null (for a `CASE WHEN`), as src/graphql/stored-values.ts serves an `Int`
+ * and a `where` reads one: any other value counts as absent. `toIntegerOrNull` fails on no type
+ * (a list, a map), where `%` would fail the query.
+ */
+export const servableInt = (value: string): string =>
+  `${INT_BOUNDS[0]} <= ${value} <= ${INT_BOUNDS[1]} AND toIntegerOrNull(${value}) = ${value}`;
+
+/**
+ * Conditions holding exactly the servable `Int`s of `value`: index-seekable bounds (lower, upper)
+ * and the test that the value is whole.
+ */
+export const servableIntBounds = (value: string): string[] => [
+  `${value} >= ${INT_BOUNDS[0]}`,
+  `${value} <= ${INT_BOUNDS[1]}`,
+  `toIntegerOrNull(${value}) = ${value}`,
+];
+
+/** A number property's servability test, by its scalar: `Int` or `Float`. */
+export const servableNumberOf = (scalar: string): ((value: string) => string) =>
+  scalar === "Int" ? servableInt : servableNumber;
+
 /** True when `text` holds a string, else false or null (for a `CASE WHEN`): a name of another type sorts as none. */
 export const servableText = (text: string): string => `${text} >= ''`;
 
-/** A property's value when it is a number, else null: what NumberStats aggregate. */
-export const numberOrNull = (value: string): string =>
-  `CASE WHEN ${value} IS :: INTEGER | FLOAT THEN ${value} END`;
+/**
+ * A number property's value when it is one the schema serves as its scalar (`Int` or `Float`),
+ * else null: what NumberStats aggregate (a NaN, an infinity, an `Int` beyond 32 bits counts as
+ * absent, as a `where` reads it).
+ */
+export const numberOrNull = (value: string, scalar: string): string =>
+  `CASE WHEN ${servableNumberOf(scalar)(value)} THEN ${value} END`;
