@@ -234,8 +234,8 @@ function redisSettings(e: z.infer<typeof EnvSchema>): RedisSettings | undefined 
 
 /**
  * What the default shutdown timeout leaves past a request's deadline (the query timeout and its
- * margin), for its answer to be written: a request in flight at SIGTERM is answered, not cut
- * (contract §2, whatever the database does).
+ * margin), for its answer to be written: a request whose body has arrived by SIGTERM is answered,
+ * not cut (contract §2, whatever the database does).
  */
 const SHUTDOWN_SLACK_MS = 1_000;
 

@@ -119,7 +119,7 @@ describe("deployment: docker-compose.yml", () => {
       redis: { condition: "service_healthy" },
     });
     expect(seconds(kg.stop_grace_period ?? "10s") * 1000).to.be.above(config.http.shutdownTimeoutMs);
-    // Every request in flight at SIGTERM answered within its deadline, none cut (contract §2).
+    // A request whose body has arrived by SIGTERM is answered within its deadline, not cut (contract §2).
     expect(config.http.shutdownTimeoutMs).to.be.above(config.neo4j.queryTimeoutMs + DEADLINE_MARGIN_MS);
   });
 });

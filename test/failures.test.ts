@@ -347,9 +347,12 @@ describe("a request's deadline counts what it waited before its query (contract 
     const started = performance.now();
     const outcome = await runner.run(SLEEP_STATEMENT, { ms: neo4j.int(60_000) }).then(
       () => "answered",
-      (error: unknown) => (isQueryTimeout(error) ? "timed out" : String(error)),
+      (error: unknown) =>
+        isQueryTimeout(error) ? "timed out" : isDatabaseUnavailable(error) ? "given up" : String(error),
     );
-    expect(outcome).to.equal("timed out");
+    // Neo4j aborts it (504), or, its transaction monitor checking every 2 s, the deadline 3 s
+    // away gives up first (503): either way after seconds, not the whole 10 s timeout.
+    expect(outcome).to.be.oneOf(["timed out", "given up"]);
     expect(performance.now() - started).to.be.below(6_000);
   });
 
@@ -366,7 +369,9 @@ describe("a request's deadline counts what it waited before its query (contract 
       (failure: unknown) => failure,
     );
     expect(error).to.be.instanceOf(Neo4jDidNotAnswer);
-    expect((error as Error).message).to.equal("Neo4j did not answer within 12000 ms.");
+    expect((error as Error).message).to.equal(
+      "The request's 12000 ms passed before its query could be sent to Neo4j.",
+    );
     expect(isDatabaseUnavailable(error)).to.equal(true);
     expect(observed).to.deep.equal([]);
   });

@@ -240,9 +240,10 @@ describe("values the ingest stored wrong (contract §3, field errors)", function
 
 /**
  * Numbers the schema cannot serve, written as the ingest might (plain Cypher per §8): a NaN and an
- * infinity in a `Float`, an `Int` beyond 32 bits or not whole. Like any value §3 reports, each is
- * absent to the lists: statistics leave it out, a lower bound does not keep it (as a `where` does
- * not), and an order puts it last. Whole floats beyond 2^53 are servable and page exactly.
+ * infinity or an integer beyond 2^53 in a `Float`, an `Int` beyond 32 bits or not whole. Like any
+ * value §3 reports, each is absent to the lists: statistics leave it out, a lower bound does not
+ * keep it (as a `where` does not), and an order puts it last. Whole floats beyond 2^53 are
+ * servable and page exactly.
  */
 describe("numbers the ingest stored beyond what the schema serves", function () {
   let service: RunningService;
@@ -254,7 +255,8 @@ describe("numbers the ingest stored beyond what the schema serves", function () 
       CREATE (:Decision {id: 'b', title: 'B', status: 'DECIDED', regretScore: 1.0 / 0.0, executionGapDays: 2.5})
       CREATE (:Decision {id: 'c', title: 'C', status: 'DECIDED', regretScore: 1e19, executionGapDays: 9223372036854775807})
       CREATE (:Decision {id: 'd', title: 'D', status: 'DECIDED', regretScore: 1e19, executionGapDays: 1})
-      CREATE (:Decision {id: 'e', title: 'E', status: 'DECIDED', regretScore: 0.4, executionGapDays: 4.0})`);
+      CREATE (:Decision {id: 'e', title: 'E', status: 'DECIDED', regretScore: 0.4, executionGapDays: 4.0})
+      CREATE (:Decision {id: 'f', title: 'F', status: 'DECIDED', regretScore: 9007199254740993, executionGapDays: -2147483648})`);
     service = await startService();
   });
   after(async function () {
@@ -277,9 +279,9 @@ describe("numbers the ingest stored beyond what the schema serves", function () 
     expect(body).not.to.have.property("errors");
     expect(body.data.decisionGroups).to.deep.equal([
       {
-        count: 5,
+        count: 6,
         regretScore: { count: 3, min: 0.4, max: 1e19 },
-        executionGapDays: { count: 2, sum: 5, max: 4 },
+        executionGapDays: { count: 3, sum: -2147483643, max: 4 },
       },
     ]);
   });
@@ -297,16 +299,16 @@ describe("numbers the ingest stored beyond what the schema serves", function () 
 
   it("orders them last, by id, and pages through every row once by cursors", async function () {
     const gaps = await data("{ decisions(orderBy: {field: EXECUTION_GAP_DAYS}) { id } }");
-    expect(ids(gaps.decisions)).to.deep.equal(["e", "d", "a", "b", "c"]);
+    expect(ids(gaps.decisions)).to.deep.equal(["e", "d", "f", "a", "b", "c"]);
     for (const [field, direction, expected] of [
-      ["REGRET_SCORE", "ASC", ["e", "c", "d", "a", "b"]],
-      ["REGRET_SCORE", "DESC", ["c", "d", "e", "a", "b"]],
-      ["EXECUTION_GAP_DAYS", "ASC", ["d", "e", "a", "b", "c"]],
-      ["EXECUTION_GAP_DAYS", "DESC", ["e", "d", "a", "b", "c"]],
+      ["REGRET_SCORE", "ASC", ["e", "c", "d", "a", "b", "f"]],
+      ["REGRET_SCORE", "DESC", ["c", "d", "e", "a", "b", "f"]],
+      ["EXECUTION_GAP_DAYS", "ASC", ["f", "d", "e", "a", "b", "c"]],
+      ["EXECUTION_GAP_DAYS", "DESC", ["e", "d", "f", "a", "b", "c"]],
     ] as const) {
       const paged: string[] = [];
       let after: string | null = null;
-      for (let page = 0; page < 8; page++) {
+      for (let page = 0; page < 9; page++) {
         const { decisionsConnection: connection } = await data(
           `query ($after: String) { decisionsConnection(first: 1, after: $after, orderBy: {field: ${field}, direction: ${direction}}) { nodes { id } pageInfo { hasNextPage endCursor } } }`,
           { after },

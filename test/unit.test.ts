@@ -28,7 +28,7 @@ describe("loadConfig", () => {
       port: 4000,
       bodyTimeoutMs: 10_000,
       // A request's whole deadline (the query timeout and its 2 s margin) and a second: a request
-      // in flight at SIGTERM is answered, not cut.
+      // whose body has arrived by SIGTERM is answered, not cut.
       shutdownTimeoutMs: 13_000,
       corsOrigins: [],
     });
@@ -288,6 +288,16 @@ describe("decodeCursor", () => {
       ["Decision/DECIDED_AT/DESC", "1", 0, "d"],
     ] as Position[]) {
       expect(decodeCursor(encodeCursor(position), regret), JSON.stringify(position)).to.equal(damaged);
+    }
+    // An `Int` order's key is a whole number within 32 bits, as only such a value is served.
+    const gaps = listOrder("Decision", { field: "EXECUTION_GAP_DAYS", direction: "DESC" });
+    for (const key of [3e9, -2147483649, 2.5, 1e19]) {
+      const position: Position = ["Decision/EXECUTION_GAP_DAYS/DESC", key, "d"];
+      expect(decodeCursor(encodeCursor(position), gaps), String(key)).to.equal(damaged);
+    }
+    for (const key of [2147483647, -2147483648, 0, null]) {
+      const position: Position = ["Decision/EXECUTION_GAP_DAYS/DESC", key, "d"];
+      expect(decodeCursor(encodeCursor(position), gaps), String(key)).to.deep.equal(position);
     }
   });
 });

@@ -74,9 +74,11 @@ export function decodeCursor(cursor: string, order: ListOrder): Position | strin
     const [at] = key;
     const valid =
       at === null ||
-      (order.kind === "int" || order.kind === "float"
-        ? typeof at === "number" && Number.isFinite(at)
-        : typeof at === "string" && (order.kind === "text" || isServableDate(at)));
+      (order.kind === "int"
+        ? Number.isInteger(at) && (at as number) >= -(2 ** 31) && (at as number) < 2 ** 31
+        : order.kind === "float"
+          ? typeof at === "number" && Number.isFinite(at)
+          : typeof at === "string" && (order.kind === "text" || isServableDate(at)));
     return valid ? [tag, at as string | number | null, id] : damaged;
   }
   const [seconds, nanosecond] = key;

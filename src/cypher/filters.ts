@@ -29,6 +29,10 @@ const SERVABLE_BOUNDED: ReadonlyMap<Filter, (value: string) => string> = new Map
   }),
 );
 
+/** A lower bound's test that a value is one the schema serves (see {@link SERVABLE_BOUNDED}), if it has one. */
+export const servableOfBound = (filter: Filter): ((value: string) => string) | undefined =>
+  SERVABLE_BOUNDED.get(filter);
+
 /**
  * The exact conditions on row `v` of the filter's given arguments. A `Date` argument is bound as
  * 00:00 UTC of its day (compile.ts), so a day range compares with it as it is. Instants compare as epoch
@@ -50,7 +54,7 @@ export function conditionsOf(
       return given.has(filter.argument) ? [`${value} = $${filter.argument}`] : [];
     case "atLeast": {
       if (!given.has(filter.argument)) return [];
-      const servable = SERVABLE_BOUNDED.get(filter);
+      const servable = servableOfBound(filter);
       return [`${value} >= $${filter.argument}`, ...(servable === undefined ? [] : [servable(value)])];
     }
     case "dayRange": {

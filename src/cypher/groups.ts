@@ -11,7 +11,7 @@ import { readRows, rowsKeptBy } from "./starts.js";
 import { requestedWhere } from "./where.js";
 import { requestedWhereSeek } from "./where-seeks.js";
 import { lines } from "./text.js";
-import { isServableInstant, numberOrNull } from "./values.js";
+import { isServableInstant, LARGEST_NUMBER, numberOrNull } from "./values.js";
 
 /** A group dimension: the value a row is grouped by, its sort key and its field's value. */
 export interface Dimension {
@@ -207,10 +207,16 @@ const statsAggregates = ({ property, fields }: Stats): string[] =>
     (aggregate) => `${aggregate}(${property}_value) AS ${property}_${aggregate}`,
   );
 
+/** `value` when it is a finite number, else null. */
+const servableAggregate = (value: string) => `CASE WHEN abs(${value}) <= ${LARGEST_NUMBER} THEN ${value} END`;
+
 /** The selected fields of NumberStats from their aggregates: all null but `count` when there are no values. */
 const numberStats = ({ property, fields }: Stats) => {
   const a = (aggregate: string) => `${property}_${aggregate}`;
-  const nullWhenNone = (value: string) => `CASE WHEN ${a("count")} = 0 THEN null ELSE ${value} END`;
+  // A sum of finite values can still overflow a float (two near 1.8e308): null, not an infinity,
+  // which GraphQL's Float cannot write.
+  const nullWhenNone = (value: string) =>
+    `CASE WHEN ${a("count")} = 0 THEN null ELSE ${servableAggregate(value)} END`;
   const value: Record<StatsField, string> = {
     count: a("count"),
     min: `toFloat(${a("min")})`,

@@ -56,7 +56,7 @@ export const AFTER_LAST_SERVABLE_INSTANT = constant("afterLastInstant");
 const FIRST_DATE = constant("firstDate");
 const AFTER_LAST_DATE = constant("afterLastDate");
 /** The largest finite FLOAT: a number beyond it (infinite) or NaN, which JSON cannot write, counts as absent. */
-const LARGEST_NUMBER = "1.7976931348623157e308";
+export const LARGEST_NUMBER = "1.7976931348623157e308";
 
 /**
  * Index-seekable bounds holding exactly the servable instants of `at`: a comparison with a
@@ -90,16 +90,24 @@ export const servableDateBounds = (on: string): string[] => [
 ];
 
 /**
- * True when `value` holds a finite number (INTEGER or FLOAT), else false or null (for a `CASE
- * WHEN`): an infinity or NaN, which JSON and GraphQL cannot write, counts as absent.
+ * True when `value` holds a number the schema serves as a `Float` (a finite FLOAT, or an INTEGER a
+ * float holds exactly: within ±2^53), else false or null (for a `CASE WHEN`): an infinity or NaN,
+ * which JSON and GraphQL cannot write, counts as absent, and so does an INTEGER beyond 2^53, which
+ * src/graphql/stored-values.ts does not serve and a cursor could not name exactly. Neo4j compares
+ * an INTEGER with a FLOAT exactly, so `toFloatOrNull` gives back an INTEGER's own value only when a
+ * float holds it; it fails on no type (a list, a map).
  */
 export const servableNumber = (value: string): string =>
-  `-${LARGEST_NUMBER} <= ${value} <= ${LARGEST_NUMBER}`;
+  `-${LARGEST_NUMBER} <= ${value} <= ${LARGEST_NUMBER} AND toFloatOrNull(${value}) = ${value}`;
 
-/** Index-seekable bounds holding exactly the finite numbers of `value`. */
+/**
+ * Conditions holding exactly the servable `Float`s of `value`: index-seekable bounds (lower,
+ * upper) and the test that a float holds it.
+ */
 export const servableNumberBounds = (value: string): string[] => [
   `${value} >= -${LARGEST_NUMBER}`,
   `${value} <= ${LARGEST_NUMBER}`,
+  `toFloatOrNull(${value}) = ${value}`,
 ];
 
 /** GraphQL's `Int` (32 bits): an `Int` property's value beyond it, or not whole, the schema cannot serve. */

@@ -45,6 +45,9 @@ const SERVICE_REFUSED_CODES = new Set([
   "Neo.ClientError.Security.AuthenticationRateLimit",
   "Neo.ClientError.Security.CredentialsExpired",
   "Neo.ClientError.Security.TokenExpired",
+  "Neo.ClientError.Security.AuthorizationExpired",
+  // The service's user lost its right to read: an operator's to restore, not the caller's doing.
+  "Neo.ClientError.Security.Forbidden",
   "Neo.ClientError.Database.DatabaseNotFound",
 ]);
 

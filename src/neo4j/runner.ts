@@ -283,9 +283,14 @@ interface Deadline {
   settings: RunnerSettings;
 }
 
-/** What the request's whole deadline was, for the log line of a request that reached it. */
-const didNotAnswer = ({ settings }: Deadline) =>
-  new Neo4jDidNotAnswer(`Neo4j did not answer within ${String(settings.timeoutMs + DEADLINE_MARGIN_MS)} ms.`);
+/**
+ * A request whose deadline left no time to send its query (it waited on Neo4j, or on another
+ * request's asking, before): a 503 like Neo4j not answering, said as it happened in the log line.
+ */
+const noTimeLeft = ({ settings }: Deadline) =>
+  new Neo4jDidNotAnswer(
+    `The request's ${String(settings.timeoutMs + DEADLINE_MARGIN_MS)} ms passed before its query could be sent to Neo4j.`,
+  );
 
 /**
  * Runs one query as an auto-commit transaction, timed, within the request's deadline: its
@@ -304,7 +309,7 @@ function autoCommit(driver: Driver, deadline: Deadline, metadata: Record<string,
     if (timeout < 1) {
       planning.release();
       planning.settled();
-      throw didNotAnswer(deadline);
+      throw noTimeLeft(deadline);
     }
     const started = performance.now();
     let outcome: "success" | "failure" = "failure";
@@ -380,18 +385,19 @@ async function planningRoom(
   if (firstAskings === undefined || isPlanned()) return PLANNED;
   if (firstAskings.wouldBeLate(text, deadline.at - DEADLINE_MARGIN_MS - performance.now()))
     throw planningRefusal(new PlanningRefused(firstAskings.settings.queueTimeoutMs, true));
+  // Given up once no more than the margin is left: too late to send the query then (autoCommit).
   const expired = new AbortController();
   const timer = setTimeout(
     () => {
       expired.abort("the request's deadline passed");
     },
-    Math.max(0, deadline.at - performance.now()),
+    Math.max(0, deadline.at - DEADLINE_MARGIN_MS - performance.now()),
   );
   let release;
   try {
     release = await firstAskings.admit(text, expired.signal);
   } catch (error) {
-    if (expired.signal.aborted) throw didNotAnswer(deadline);
+    if (expired.signal.aborted) throw noTimeLeft(deadline);
     throw error instanceof PlanningRefused ? planningRefusal(error) : error;
   } finally {
     clearTimeout(timer);

@@ -15,6 +15,7 @@ import neo4j, { type Driver } from "neo4j-driver";
 import { DOMAIN, ELEMENT_TYPES, type ElementType, type Filter } from "../domain/table.js";
 import { AFTER_LAST_SERVABLE_INSTANT, constantsOf, FIRST_SERVABLE_INSTANT } from "../cypher/values.js";
 import type { RowEstimator } from "../cypher/request.js";
+import { servableOfBound } from "../cypher/filters.js";
 import { answerWithin } from "../neo4j/deadline.js";
 import { isDatabaseUnavailable } from "../neo4j/errors.js";
 
@@ -174,12 +175,16 @@ export function sampleStatement(label: string, filters: readonly Filter[]): stri
 
 /**
  * Which stored values `value` of a lower bound or a day range its statistics read (`kept`: a
- * number; a servable instant, one §3 can serve) and what they compare (`compared`: the number;
- * the instant's epoch seconds).
+ * number the bound could keep, one the schema serves; a servable instant, one §3 can serve) and
+ * what they compare (`compared`: the number; the instant's epoch seconds).
  */
 function rangeValues(value: string, filter: Filter): { kept: string; compared: string } {
+  const servable = servableOfBound(filter);
   return filter.kind === "atLeast"
-    ? { kept: `${value} >= -1.0e308`, compared: value }
+    ? {
+        kept: `${value} >= -1.0e308${servable === undefined ? "" : ` AND ${servable(value)}`}`,
+        compared: value,
+      }
     : {
         kept: `${value} >= ${FIRST_SERVABLE_INSTANT} AND ${value} < ${AFTER_LAST_SERVABLE_INSTANT}`,
         compared: `${value}.epochSeconds`,

@@ -75,7 +75,8 @@ const FIRST_SECOND = -62_167_219_200;
 const AFTER_LAST_SECOND = 253_402_300_800;
 
 const numberOf = (value: unknown): number | undefined => {
-  if (isInt(value)) return value.toNumber();
+  // An integer a float does not hold exactly (beyond ±2^53) is served as no number.
+  if (isInt(value)) return value.inSafeRange() ? value.toNumber() : undefined;
   return typeof value === "number" ? value : undefined;
 };
 
