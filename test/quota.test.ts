@@ -7,6 +7,7 @@ import { quotaWindows, type QuotaLimits, type QuotaWindow } from "../src/quota/p
 import { createQuotaCounters, type QuotaCounters } from "../src/quota/quota.js";
 import { quotaCounterKey } from "../src/quota/redis-store.js";
 import { startService, testRedisUrl, type RunningService } from "./support/service.js";
+import { startTcpProxy } from "./support/tcp-proxy.js";
 
 const QUERY = "{ topics(limit: 1) { id } }";
 const POLICY = '"minute";q=100;w=60, "day";q=10000;w=86400, "graphql-day";q=5000;w=86400';
@@ -273,6 +274,43 @@ describe("quotas (contract §6) against the real Redis", function () {
         own.disconnect();
       }
     });
+  });
+});
+
+describe("quotas when Redis holds its connection but stops answering (hung)", function () {
+  this.timeout(60_000);
+
+  it("leaves it alone a second after a command times out: one request a second waits, not every one", async () => {
+    const proxy = await startTcpProxy(Number(new URL(testRedisUrl).port || 6379));
+    const lines: string[] = [];
+    const counters = createQuotaCounters(
+      { limits: DEFAULTS.quotas, redisUrl: `redis://127.0.0.1:${String(proxy.port)}` },
+      (line) => lines.push(line),
+    );
+    try {
+      const keyId = `hung-${String(Date.now())}`;
+      // Connected and counting in Redis first.
+      while (counters.redisStatus() !== "up") await new Promise((resolve) => setTimeout(resolve, 20));
+      expect((await counters.quota.admit(keyId)).admitted).to.equal(true);
+      expect(lines).to.deep.equal([]);
+      proxy.stall();
+      const started = performance.now();
+      const waits: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const asked = performance.now();
+        expect((await counters.quota.admit(keyId)).admitted).to.equal(true); // fails open
+        waits.push(performance.now() - asked);
+      }
+      // Each command times out after 500 ms: 20 requests asking Redis would take 10 s.
+      expect(performance.now() - started).to.be.below(4_000);
+      expect(waits.filter((ms) => ms >= 450).length).to.be.at.most(4);
+      expect(lines).to.deep.equal([
+        "Quota counters: Redis is unreachable (a command timed out); counting in this process until it returns.",
+      ]);
+    } finally {
+      await proxy.stop();
+      await counters.close();
+    }
   });
 });
 

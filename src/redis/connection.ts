@@ -110,12 +110,24 @@ function describeSettings(settings: RedisSettings): string {
 }
 
 /**
+ * After a command timed out, how long Redis is left alone: a Redis that holds its connection but
+ * does not answer (hung, paused, swapping) would cost every request the command timeout.
+ */
+export const HUNG_REDIS_PAUSE_MS = 1_000;
+
+/**
  * Redis while it answers, this process's memory while it does not. ioredis refuses commands at
- * once while disconnected (no offline queue), so an outage costs no latency; each switch is
- * logged once, in the words the user gives.
+ * once while disconnected (no offline queue), so an outage costs no latency. A Redis that stays
+ * connected but lets a command time out is left alone for {@link HUNG_REDIS_PAUSE_MS}, then asked
+ * by one request at a time until it answers: while it hangs, about one request a second waits the
+ * command timeout, not every one. Each switch is logged once, in the words the user gives.
  */
 export class RedisFailover {
   private onFallback = false;
+  /** `performance.now()` until which Redis is not asked (0: asked by every request). */
+  private pausedUntil = 0;
+  /** Whether a request is asking Redis, after a pause, whether it answers again. */
+  private probing = false;
 
   constructor(
     private readonly redis: Pick<RedisClient, "status">,
@@ -124,19 +136,27 @@ export class RedisFailover {
   ) {}
 
   async run<T>(primary: () => Promise<T>, fallback: () => T | Promise<T>): Promise<T> {
-    if (this.redis.status === "ready") {
-      try {
-        const result = await primary();
-        if (this.onFallback) {
-          this.onFallback = false;
-          this.log(this.words.back);
-        }
-        return result;
-      } catch (error) {
-        this.switchToFallback(describe(error));
-      }
-    } else {
+    if (this.redis.status !== "ready") {
       this.switchToFallback(`connection ${this.redis.status}`);
+      return fallback();
+    }
+    const paused = this.pausedUntil > 0;
+    if (paused && (this.probing || performance.now() < this.pausedUntil)) return fallback();
+    this.probing = paused;
+    try {
+      const result = await primary();
+      this.pausedUntil = 0;
+      if (this.onFallback) {
+        this.onFallback = false;
+        this.log(this.words.back);
+      }
+      return result;
+    } catch (error) {
+      if (error instanceof Error && error.message === COMMAND_TIMED_OUT)
+        this.pausedUntil = performance.now() + HUNG_REDIS_PAUSE_MS;
+      this.switchToFallback(describe(error));
+    } finally {
+      if (paused) this.probing = false;
     }
     return fallback();
   }
@@ -148,5 +168,10 @@ export class RedisFailover {
   }
 }
 
+/** ioredis' error for a command not answered within `commandTimeout`. */
+const COMMAND_TIMED_OUT = "Command timed out";
+
 const describe = (error: unknown) =>
-  (error as { code?: string }).code ?? (error instanceof Error ? error.name : "unknown error");
+  error instanceof Error && error.message === COMMAND_TIMED_OUT
+    ? "a command timed out"
+    : ((error as { code?: string }).code ?? (error instanceof Error ? error.name : "unknown error"));
