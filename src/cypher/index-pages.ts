@@ -60,8 +60,8 @@ export function valuePage(read: PageRead): string[] {
   // From the position's value on, in the order's direction; from a position without a value,
   // the comparison with null seeks nothing: the rows without one follow it.
   const bounds = servableBounds(order, value);
-  // Bounds are [lower] (texts), [lower, upper] or [lower, upper, whole] (an `Int`): the position
-  // replaces the side it starts from.
+  // Bounds are [lower] (texts), [lower, upper] (dates) or [lower, upper, exact] (numbers: an
+  // `Int` whole, a `Float` held by a float): the position replaces the side it starts from.
   const seek = !page.after
     ? bounds
     : descending

@@ -138,7 +138,8 @@ export const lacksServable = (order: ListOrder, value: string): string =>
 
 /**
  * Conditions holding exactly the servable values of the order's kind: index-seekable bounds, the
- * lower first and the upper second (none for a text), and for an `Int` the test that it is whole.
+ * lower first and the upper second (none for a text), and for a number the test that it is exact
+ * (an `Int` whole, a `Float` held by a float).
  */
 export const servableBounds = (order: ListOrder, value: string): string[] =>
   SERVABLE[order.kind].bounds(value);
