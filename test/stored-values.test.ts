@@ -321,3 +321,123 @@ describe("numbers the ingest stored beyond what the schema serves", function () 
     }
   });
 });
+
+describe("text keys of any length the ingest stored, paged by cursors", function () {
+  let service: RunningService;
+  const CUT = 256;
+  // Two names share their first 300 characters. One is 7,800 bytes, near what Neo4j's range index
+  // of names takes: its cursor, uncut, would not fit in a document (10,000 characters).
+  const NAMES: Record<string, string> = {
+    p1: "A",
+    p2: `${"L".repeat(300)}b`,
+    p3: `${"L".repeat(300)}${"é".repeat(3750)}`,
+    p4: `${"L".repeat(300)}a`,
+    p5: "Z",
+    p6: "\u{1F600}".repeat(CUT + 4),
+  };
+  const ASCENDING = ["p1", "p4", "p2", "p3", "p5", "p6"];
+
+  before(async function () {
+    await deleteDomainData(testDriver(), testDatabase);
+    await ingest(
+      `UNWIND keys($names) AS id CREATE (p:Person {id: id, name: $names[id]})
+       WITH collect(p) AS people
+       CREATE (g:Disagreement {id: 'g1', summary: 'Long names', resolved: false})
+       FOREACH (p IN people | CREATE (p)-[:PARTICIPATED_IN]->(g))`,
+      { names: NAMES },
+    );
+    service = await startService();
+  });
+  after(async function () {
+    await service.close();
+  });
+
+  /** Every row of a connection, one per page, each page's cursor passed as a variable; the cursors' lengths. */
+  async function pageThrough(
+    connection: (after: string) => string,
+    read: (data: Record<string, unknown>) => {
+      nodes: { id: string }[];
+      pageInfo: { hasNextPage: boolean; endCursor: string };
+    },
+    onPage: (id: string) => Promise<void> = () => Promise.resolve(),
+  ): Promise<{ ids: string[]; longest: number }> {
+    const ids: string[] = [];
+    let after: string | null = null;
+    let longest = 0;
+    for (let page = 0; page < 10; page++) {
+      const { status, body } = await service.graphql(`query ($after: String) { ${connection("$after")} }`, {
+        after,
+      });
+      expect(status, JSON.stringify(body).slice(0, 300)).to.equal(200);
+      expect(body).not.to.have.property("errors");
+      const { nodes, pageInfo } = read(body.data);
+      ids.push(...nodes.map((node) => node.id));
+      for (const node of nodes) await onPage(node.id);
+      if (!pageInfo.hasNextPage) break;
+      after = pageInfo.endCursor;
+      longest = Math.max(longest, after.length);
+    }
+    return { ids, longest };
+  }
+
+  it("pages through every row once in both directions, root and nested, with cursors of at most a few hundred bytes", async function () {
+    for (const direction of ["ASC", "DESC"]) {
+      const expected = direction === "ASC" ? ASCENDING : [...ASCENDING].reverse();
+      const root = await pageThrough(
+        (after) =>
+          `peopleConnection(first: 1, after: ${after}, orderBy: {field: NAME, direction: ${direction}}) { nodes { id } pageInfo { hasNextPage endCursor } }`,
+        (data) => data.peopleConnection as never,
+      );
+      expect(root.ids, `root ${direction}`).to.deep.equal(expected);
+      expect(root.longest).to.be.below(1500);
+      const nested = await pageThrough(
+        (after) =>
+          `disagreements(limit: 1) { participantsConnection(first: 1, after: ${after}, orderBy: {field: NAME, direction: ${direction}}) { nodes { id } pageInfo { hasNextPage endCursor } } }`,
+        (data) => (data.disagreements as [{ participantsConnection: never }])[0].participantsConnection,
+      );
+      expect(nested.ids, `nested ${direction}`).to.deep.equal(expected);
+    }
+  });
+
+  it("a cut cursor fits inline in a document, and a damaged one is 422", async function () {
+    const first = await service.graphql("{ peopleConnection(first: 4) { pageInfo { endCursor } } }");
+    const cursor = first.body.data.peopleConnection.pageInfo.endCursor as string;
+    const { status, body } = await service.graphql(
+      `{ peopleConnection(first: 5, after: "${cursor}") { nodes { id } } }`,
+    );
+    expect(status).to.equal(200);
+    expect(body.data.peopleConnection.nodes.map((node: { id: string }) => node.id)).to.deep.equal([
+      "p5",
+      "p6",
+    ]);
+    const damaged = Buffer.from(JSON.stringify(["Person", "L".repeat(CUT - 1), "p2", true])).toString(
+      "base64url",
+    );
+    const refused = await service.graphql(
+      `{ peopleConnection(after: "${damaged.padEnd(Math.ceil(damaged.length / 4) * 4, "=")}") { nodes { id } } }`,
+    );
+    expect(refused.status).to.equal(422);
+  });
+
+  it("a long key's row deleted between pages: paging goes on from where it stood", async function () {
+    await deleteDomainData(testDriver(), testDatabase);
+    await ingest(`UNWIND keys($names) AS id CREATE (:Person {id: id, name: $names[id]})`, {
+      names: { q1: "A", q2: `M${"é".repeat(3900)}`, q3: "N", q4: "Z" },
+    });
+    for (const [direction, expected] of [
+      ["ASC", ["q1", "q2", "q3", "q4"]],
+      ["DESC", ["q4", "q3", "q2", "q1"]],
+    ] as const) {
+      const { ids } = await pageThrough(
+        (after) =>
+          `peopleConnection(first: 1, after: ${after}, orderBy: {field: NAME, direction: ${direction}}) { nodes { id } pageInfo { hasNextPage endCursor } }`,
+        (data) => data.peopleConnection as never,
+        async (id) => {
+          if (id === "q2") await ingest("MATCH (p:Person {id: 'q2'}) DETACH DELETE p");
+        },
+      );
+      expect(ids, direction).to.deep.equal(expected);
+      await ingest("CREATE (:Person {id: 'q2', name: $name})", { name: `M${"é".repeat(3900)}` });
+    }
+  });
+});

@@ -1,7 +1,13 @@
 import { expect } from "chai";
 import { ConfigError, loadConfig } from "../src/config.js";
 import { isSupportedNeo4jVersion } from "../src/neo4j/version.js";
-import { decodeCursor, encodeCursor, type Position } from "../src/cypher/cursor.js";
+import {
+  CURSOR_TEXT_KEY_CODE_POINTS,
+  cursorFromCypher,
+  decodeCursor,
+  encodeCursor,
+  type Position,
+} from "../src/cypher/cursor.js";
 import type { ElementType } from "../src/domain/table.js";
 import { listOrder, orderOfTag } from "../src/cypher/order.js";
 import { chooseRequestId } from "../src/http/request-id.js";
@@ -219,6 +225,36 @@ describe("decodeCursor", () => {
     expect(listOrder("Decision", { field: "DECIDED_AT", direction: "DESC" }).tag).to.equal("Decision");
     expect(listOrder("Topic", { field: "NAME", direction: "ASC" }).tag).to.equal("Topic");
     expect(orderOfTag("Decision", "Decision/DECIDED_AT/DESC")).to.equal(undefined);
+  });
+
+  it("cuts a text key longer than 256 code points, at a code point, and reads the cut position back", () => {
+    const CUT = CURSOR_TEXT_KEY_CODE_POINTS;
+    const astral = "\u{1F600}".repeat(CUT + 10);
+    for (const [key, kept] of [
+      ["a".repeat(CUT), undefined],
+      ["a".repeat(CUT + 1), "a".repeat(CUT)],
+      ["\u{1F600}".repeat(CUT), undefined],
+      [astral, "\u{1F600}".repeat(CUT)],
+      ["b".repeat(50_000), "b".repeat(CUT)],
+    ] as const) {
+      const cursor = cursorFromCypher(["Topic", key, "t1"]);
+      const expected: Position = kept === undefined ? ["Topic", key, "t1"] : ["Topic", kept, "t1", true];
+      expect(decodeCursor(cursor, own("Topic")), key.slice(0, 8)).to.deep.equal(expected);
+      expect(cursor.length, key.slice(0, 8)).to.be.below(1500);
+    }
+    const damaged = "is not a cursor of this list (damaged, or not a cursor)";
+    for (const position of [
+      ["Topic", "a".repeat(CUT - 1), "t1", true],
+      ["Topic", "a".repeat(CUT + 1), "t1", true],
+      ["Topic", "a".repeat(CUT), "t1", false],
+      ["Topic", "a".repeat(CUT), null, true],
+      ["Decision", "1743465600", 0, "d", true],
+    ] as Position[]) {
+      expect(decodeCursor(encodeCursor(position), own(position[0] as ElementType))).to.equal(damaged);
+    }
+    // A date's or an instant's cursor is never cut.
+    const instant: Position = ["Decision", "1743465600", 5, "d".repeat(300)];
+    expect(decodeCursor(cursorFromCypher(instant), own("Decision"))).to.deep.equal(instant);
   });
 
   it("refuses another element type's cursor, naming both types", () => {

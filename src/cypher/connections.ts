@@ -5,7 +5,7 @@
 // root connection's statement is built per request: the list's one start and filters, the
 // cursor's seek only when `after` is given, the count only when `totalCount` is selected. A nested
 // connection's is written into its parent's query, its variables named apart (`names`).
-import { comesAfter, cursorOf } from "./cursor.js";
+import { comesAfter, cursorOf, namesCutKey } from "./cursor.js";
 import { countRows } from "./counts.js";
 import type { ElementList } from "./element-lists.js";
 import { fewRows, pageRows, pageSize, POSITION, requestedOrder, rootPage } from "./lists.js";
@@ -25,22 +25,24 @@ export type Names = (base: string) => string;
  * code unit (U+1F600 before U+E000, measured on 5.26.30 and 2026.09.0), so only a stored key
  * compares as the rows are ordered. A row since deleted or renamed leaves the cursor's own key.
  */
-function atPosition(order: ListOrder): string[] {
+function atPosition(order: ListOrder, request: FieldRequest): string[] {
   if (order.kind !== "text") return [`UNWIND [$after] AS ${POSITION}`];
-  return [`WITH ${storedPosition(order, "$after", "cursorRow")} AS ${POSITION}`];
+  return [`WITH ${storedPosition(order, request, "$after", "cursorRow")} AS ${POSITION}`];
 }
 
 /**
  * The position `after` names (an expression), its text key read back from its row (see
- * {@link atPosition}). The row is returned from the subquery as a node and its key read outside
- * it: Neo4j 2026.09 copies a string returned from a `COLLECT {}` into a computed value, which
- * compares by UTF-16 code unit again (measured).
+ * {@link atPosition}): the row with the cursor's `id` that holds its key, or, for a cursor whose
+ * key was cut (src/cypher/cursor.ts), a key that starts with it. The row is returned from the
+ * subquery as a node and its key read outside it: Neo4j 2026.09 copies a string returned from a
+ * `COLLECT {}` into a computed value, which compares by UTF-16 code unit again (measured).
  */
-function storedPosition(order: ListOrder, after: string, row: string): string {
+function storedPosition(order: ListOrder, request: FieldRequest, after: string, row: string): string {
   const found = `${row}Found`;
+  const holds = namesCutKey(request.arguments.after) ? "STARTS WITH" : "=";
   return (
     `coalesce([${found} IN COLLECT { MATCH (${row}:${order.type} {id: ${after}[2]}) ` +
-    `WHERE ${row}.${order.property} = ${after}[1] RETURN ${row} } | ` +
+    `WHERE ${row}.${order.property} ${holds} ${after}[1] RETURN ${row} } | ` +
     `[${after}[0], ${found}.${order.property}, ${after}[2]]][0], ${after})`
   );
 }
@@ -107,7 +109,7 @@ export function rootConnection(list: ElementList, request: FieldRequest): string
       `RETURN {${counted ? "total: total" : ""}} AS c`,
     );
   const { v } = list;
-  const position = after ? atPosition(order) : [];
+  const position = after ? atPosition(order, request) : [];
   const few = counted ? fewRows(list, request, pageRows(request, "first") + 1) : undefined;
   if (few !== undefined) {
     const every = `COLLECT { ${few.join(" ")} RETURN ${v} ORDER BY ${orderBy(v, order)} }`;
@@ -161,7 +163,7 @@ export function nestedConnection(
   const sorted = `COLLECT { MATCH ${pattern} WITH DISTINCT ${v}${kept === undefined ? "" : ` WHERE ${kept}`} RETURN ${v} ORDER BY ${orderBy(v, order)} }`;
   // Without a cursor the page's rows are all of them: the parts cut the page and see whether more follow.
   if (!given(request, "after")) return `[${rows} IN [${sorted}] | ${value(`size(${rows})`)}][0]`;
-  const at = order.kind === "text" ? storedPosition(order, "$after", names("cursorRow")) : "$after";
+  const at = order.kind === "text" ? storedPosition(order, request, "$after", names("cursorRow")) : "$after";
   const page = `[${v} IN ${every} WHERE ${comesAfter(v, order, position)}][..${FIRST} + 1]`;
   return (
     `[${position} IN [${at}] | [${every} IN [${sorted}] | ` +

@@ -1,7 +1,8 @@
 // A connection's cursor (contract §7): a position in a list's order, never an offset. It is the
 // base64url of a JSON array: the order's tag (the element type, for its own order), then the
 // row's sort key and its `id`. Cypher returns a row's position as a list (`cursorOf`) and the
-// service writes it as the cursor (`encodeCursor`); a cursor arriving in `after` is checked here
+// service writes it as the cursor (`cursorFromCypher`), a text key longer than
+// `CURSOR_TEXT_KEY_CODE_POINTS` cut to them; a cursor arriving in `after` is checked here
 // before any Cypher runs (`decodeCursor`) and handed to Cypher as the position it names
 // (`positionOf`), so the database only ever reads positions of the shape it wrote. The format is
 // spelled here once for both sides.
@@ -13,9 +14,20 @@ import { orderName, orderOfTag, servable, lacksServable, valueOf, type ListOrder
  * A decoded position: `[tag, "epochSeconds", nanosecond, id]` for an instant (the seconds as text:
  * Neo4j's range exceeds JSON numbers' exact integers), `[tag, "YYYY-MM-DD", id]` for a date,
  * `[tag, text, id]` for a text, `[tag, number, id]` for a number; the tag names the order
- * (`ListOrder.tag`). A null key is a row without one (it sorts last).
+ * (`ListOrder.tag`). A null key is a row without one (it sorts last). A text key longer than
+ * {@link CURSOR_TEXT_KEY_CODE_POINTS} is cut to them and marked: `[tag, prefix, id, true]`.
  */
-export type Position = [string, ...(number | string | null)[]];
+export type Position = [string, ...(number | string | boolean | null)[]];
+
+/**
+ * How many code points of a text sort key a cursor holds. The ingest may store a name of any
+ * length; a cursor holding a 50,000-character key would not fit in a document (10,000
+ * characters) or a body (64 KiB), and paging would stop at its row. A longer key is cut, and its
+ * statement reads the whole key back from the cursor's row (src/cypher/connections.ts): only
+ * when that row has since been deleted does the page start from the cut key, among the rows that
+ * share its first 256 code points.
+ */
+export const CURSOR_TEXT_KEY_CODE_POINTS = 256;
 
 const BASE64URL = /^[A-Za-z0-9_-]*={0,2}$/;
 /** A servable date as Cypher's `toString` writes it: the years 0000–9999 (src/cypher/values.ts). */
@@ -67,6 +79,12 @@ export function decodeCursor(cursor: string, order: ListOrder): Position | strin
       : `is a cursor of the order ${orderName(other)}, not of ${orderName(order)} (contract §7: a cursor names a position in its own order)`;
   }
   const [, ...key] = value as unknown[];
+  if (order.kind === "text" && key.length === 3) {
+    const [prefix, id, cut] = key;
+    return typeof prefix === "string" && isCutKey(prefix) && typeof id === "string" && cut === true
+      ? [tag, prefix, id, true]
+      : damaged;
+  }
   const id = key.at(-1);
   if (typeof id !== "string") return damaged;
   if (order.kind !== "instant") {
@@ -113,16 +131,36 @@ export function cursorOf(v: string, order: ListOrder): string {
   return `['${order.tag}'] + ${keyOf(v, order)} + [${v}.id]`;
 }
 
+/** Whether `text` is what a cut key is: exactly {@link CURSOR_TEXT_KEY_CODE_POINTS} code points. */
+function isCutKey(text: string): boolean {
+  // At most two UTF-16 units a code point: a longer text is never one.
+  return (
+    text.length <= 2 * CURSOR_TEXT_KEY_CODE_POINTS && Array.from(text).length === CURSOR_TEXT_KEY_CODE_POINTS
+  );
+}
+
 /**
  * The cursor of a position as Cypher returns it ({@link cursorOf}): its integers (an instant's
- * nanosecond, an `Int` key) arrive as the driver's 64-bit integers and are written as JSON numbers.
+ * nanosecond, an `Int` key) arrive as the driver's 64-bit integers and are written as JSON numbers;
+ * a text key longer than {@link CURSOR_TEXT_KEY_CODE_POINTS} is cut and marked. (A three-item
+ * position's key is a text or a date; a date is ten characters.)
  */
 export function cursorFromCypher(position: unknown): string {
   if (!Array.isArray(position) || typeof position[0] !== "string")
     throw new TypeError("not a position Cypher wrote");
-  return encodeCursor(
-    position.map((item: unknown) => (neo4j.isInt(item) ? item.toNumber() : item)) as Position,
-  );
+  const items = position.map((item: unknown) => (neo4j.isInt(item) ? item.toNumber() : item)) as Position;
+  const [tag, key, id] = items;
+  if (items.length === 3 && typeof key === "string" && key.length > CURSOR_TEXT_KEY_CODE_POINTS) {
+    const codePoints = Array.from(key);
+    if (codePoints.length > CURSOR_TEXT_KEY_CODE_POINTS)
+      return encodeCursor([tag, codePoints.slice(0, CURSOR_TEXT_KEY_CODE_POINTS).join(""), id ?? null, true]);
+  }
+  return encodeCursor(items);
+}
+
+/** Whether a given `after` names a cut text key ({@link CURSOR_TEXT_KEY_CODE_POINTS}), which its statement reads back by prefix. */
+export function namesCutKey(after: unknown): boolean {
+  return typeof after === "string" && positionOf(after).at(-1) === true;
 }
 
 /**
