@@ -334,6 +334,26 @@ describe("start-up against a database that stops answering once connected (hung)
   });
 });
 
+describe("boundedDriver and a caller's own abort signal", function () {
+  this.timeout(60_000);
+
+  it("still aborts the query when the caller's signal does, not only at the deadline", async () => {
+    const started = performance.now();
+    const outcome = await boundedDriver(testDriver(), 30_000)
+      .executeQuery(
+        "UNWIND range(1, 1000000000) AS x WITH x WHERE x < 0 RETURN count(x) AS none",
+        {},
+        { database: testDatabase, signal: AbortSignal.timeout(200) },
+      )
+      .then(
+        () => "answered",
+        (error: unknown) => (error instanceof Error ? error.message : "thrown"),
+      );
+    expect(outcome).to.match(/terminated/);
+    expect(performance.now() - started).to.be.below(10_000);
+  });
+});
+
 describe("a request's deadline counts what it waited before its query (contract §2)", () => {
   const settings = {
     database: testDatabase,

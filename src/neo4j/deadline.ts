@@ -73,7 +73,8 @@ export function boundedDriver(driver: Driver, defaultTimeoutMs: number): Driver 
           parameters,
           Object.assign({}, config, {
             transactionConfig: { ...config?.transactionConfig, timeout },
-            signal: abandoned.signal,
+            // The caller's own signal, if it passes one, still aborts it.
+            signal: config?.signal ? AbortSignal.any([config.signal, abandoned.signal]) : abandoned.signal,
           }),
         ),
         timeout + DEADLINE_MARGIN_MS,
