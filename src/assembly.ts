@@ -88,7 +88,7 @@ export async function assembleService(config: Config, parts: ServiceParts): Prom
     quota,
     documents: { remembered, keys },
     execution: {
-      runnerFor: (metadata, since) =>
+      runnerFor: (metadata, since, gone) =>
         queryRunner(
           driver,
           {
@@ -103,6 +103,7 @@ export async function assembleService(config: Config, parts: ServiceParts): Prom
           },
           metadata,
           since,
+          gone,
         ),
       rowEstimates,
     },

@@ -1,6 +1,10 @@
 import { expect } from "chai";
+import { ApiError } from "../src/errors/catalogue.js";
+import { combineQueries, type CypherQuery } from "../src/neo4j/combine.js";
+import { queryRunner } from "../src/neo4j/runner.js";
 import { FirstAskings, planningUnits, PlanningRefused } from "../src/overload/first-askings.js";
 import { planningRefusal } from "../src/overload/stage.js";
+import { testDatabase, testDriver } from "./support/test-neo4j.js";
 
 /** A text of `subqueries` subqueries: `units` of planning room, one more than its subqueries. */
 const text = (name: string, subqueries = 0) =>
@@ -183,6 +187,32 @@ describe("first askings admitted like work (issue 32, contract §12)", () => {
     expect(planned, "b is planned already").to.equal(1);
   });
 
+  it("a text planned in the background is being asked meanwhile: the same text waits for it", async () => {
+    const gate = new FirstAskings(settings);
+    let finish: () => void = () => undefined;
+    gate.planInBackground(text("b"), () => new Promise<void>((resolve) => (finish = resolve)));
+    expect(gate.beingAsked(text("c"), 1_000)).to.equal(undefined);
+    const events: string[] = [];
+    const waited = gate.beingAsked(text("b"), 1_000)?.then(() => events.push("settled"));
+    const admitted = gate.admit(text("b")).then((release) => {
+      events.push("admitted");
+      release();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(events).to.deep.equal([]);
+    expect(gate.load, "it takes no room").to.deep.equal({ units: 0, queued: 0 });
+    finish();
+    await Promise.all([waited, admitted]);
+    expect(events.sort()).to.deep.equal(["admitted", "settled"]);
+    expect(gate.isPlanned(text("b"))).to.equal(true);
+    expect(gate.beingAsked(text("b"), 1_000)).to.equal(undefined);
+    // A planning that takes longer is waited for no longer than asked.
+    gate.planInBackground(text("c"), () => new Promise(() => undefined));
+    const started = performance.now();
+    await gate.beingAsked(text("c"), 50);
+    expect(performance.now() - started).to.be.within(40, 1_000);
+  });
+
   it("leaves the queue when the caller is gone", async () => {
     const gate = new FirstAskings(settings);
     const held = await gate.admit(text("a", 10));
@@ -217,5 +247,95 @@ describe("first askings admitted like work (issue 32, contract §12)", () => {
     );
     first();
     gate.noteSettled(text("a", 1));
+  });
+});
+
+describe("a document whose combination Neo4j is planning in the background (src/neo4j/runner.ts)", function () {
+  this.timeout(30_000);
+  const parts: CypherQuery[] = [1, 2].map((n) => ({
+    text: `CYPHER 5\nUNWIND [${String(n)}] AS x\nRETURN x AS this`,
+    parameters: {},
+  }));
+  const combination = combineQueries(parts);
+
+  /** The root fields asked through one request's runner in one turn; the statements it sent, in order. */
+  async function ask(firstAskings: FirstAskings, sent: string[], gone?: AbortSignal): Promise<number[]> {
+    const runner = queryRunner(
+      testDriver(),
+      {
+        database: testDatabase,
+        timeoutMs: 10_000,
+        observe: () => undefined,
+        firstAskings,
+        answered: (text) => sent.push(text),
+      },
+      {},
+      performance.now(),
+      gone,
+    );
+    const results = await Promise.all(parts.map((part) => runner.run(part.text)));
+    return results.map((result) => Number(result.records[0]?.get("this")));
+  }
+
+  it("waits for that planning, then sends the combination: its parts are not asked apart meanwhile", async () => {
+    const firstAskings = new FirstAskings(settings);
+    for (const part of parts) firstAskings.notePlanned(part.text);
+    let finish: () => void = () => undefined;
+    firstAskings.planInBackground(
+      combination?.text ?? "",
+      () => new Promise<void>((resolve) => (finish = resolve)),
+    );
+    const sent: string[] = [];
+    const answered = ask(firstAskings, sent);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(sent, "nothing sent while the combination is planned").to.deep.equal([]);
+    finish();
+    expect(await answered).to.deep.equal([1, 2]);
+    expect(sent).to.deep.equal([combination?.text]);
+  });
+
+  it("asks the parts apart once half the request's time to send a query has passed", async () => {
+    const firstAskings = new FirstAskings(settings);
+    for (const part of parts) firstAskings.notePlanned(part.text);
+    firstAskings.planInBackground(combination?.text ?? "", () => new Promise(() => undefined));
+    const sent: string[] = [];
+    const runner = queryRunner(
+      testDriver(),
+      {
+        database: testDatabase,
+        timeoutMs: 2_000,
+        observe: () => undefined,
+        firstAskings,
+        answered: (text) => sent.push(text),
+      },
+      {},
+      // 1 s of a 2 s timeout already spent: 1 s left before the margin, half of it waited.
+      performance.now() - 1_000,
+    );
+    const started = performance.now();
+    const results = await Promise.all(parts.map((part) => runner.run(part.text)));
+    expect(results.map((result) => Number(result.records[0]?.get("this")))).to.deep.equal([1, 2]);
+    expect(performance.now() - started).to.be.within(400, 5_000);
+    expect([...sent].sort()).to.deep.equal(parts.map((part) => part.text).sort());
+  });
+
+  it("sends nothing once the caller has gone, and stops waiting then", async () => {
+    const firstAskings = new FirstAskings(settings);
+    for (const part of parts) firstAskings.notePlanned(part.text);
+    firstAskings.planInBackground(combination?.text ?? "", () => new Promise(() => undefined));
+    const sent: string[] = [];
+    const gone = new AbortController();
+    const started = performance.now();
+    const outcome = ask(firstAskings, sent, gone.signal).then(
+      () => "answered",
+      (error: unknown) =>
+        error instanceof ApiError ? `${String(error.status)} ${error.message}` : String(error),
+    );
+    setTimeout(() => {
+      gone.abort();
+    }, 50);
+    expect(await outcome).to.equal("503 The caller hung up before the request's query was sent to Neo4j.");
+    expect(performance.now() - started).to.be.below(2_000);
+    expect(sent).to.deep.equal([]);
   });
 });

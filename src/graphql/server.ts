@@ -24,9 +24,12 @@ export type RequestContext = Neo4jGraphQLContext &
   AdmissionContext & { requestId: string; report: RequestReport; rowEstimates?: RowEstimator };
 
 export interface ExecutionSettings {
-  /** Runs a request's Cypher in Neo4j, with the request's transaction metadata. */
-  /** A request's runner; `since`, when its deadline's clock started (`performance.now()`). */
-  runnerFor: (metadata: Record<string, string>, since: number) => QueryRunner;
+  /**
+   * A request's runner, which runs its Cypher in Neo4j with the request's transaction metadata;
+   * `since`, when its deadline's clock started (`performance.now()`); `gone`, aborted once its
+   * response is over (nothing more is sent for it then).
+   */
+  runnerFor: (metadata: Record<string, string>, since: number, gone: AbortSignal) => QueryRunner;
   /** How many rows each list filter keeps: where a read of all of a list's rows starts (src/planning/row-estimates.ts). */
   rowEstimates?: RowEstimator;
 }
@@ -100,6 +103,7 @@ export function requestContext(
     executionContext: settings.runnerFor(
       { app: "kg-graphql", requestId, keyId },
       since,
+      responseDone,
     ) as unknown as Transaction,
     ...(settings.rowEstimates === undefined ? {} : { rowEstimates: settings.rowEstimates }),
   };

@@ -9,6 +9,7 @@ import {
 import { answerWithin, DEADLINE_MARGIN_MS, Neo4jDidNotAnswer } from "./deadline.js";
 import { planningUnits, PlanningRefused, type FirstAskings } from "../overload/first-askings.js";
 import { planningRefusal } from "../overload/stage.js";
+import { ApiError } from "../errors/catalogue.js";
 
 type Observe = (seconds: number, outcome: "success" | "failure") => void;
 
@@ -70,6 +71,7 @@ export function queryRunner(
   settings: RunnerSettings,
   metadata: Record<string, string>,
   since = performance.now(),
+  gone?: AbortSignal,
 ): RequestRunner {
   let waiting: Waiting[] = [];
   let unsettled = 0;
@@ -80,7 +82,11 @@ export function queryRunner(
     onIdle = [];
     for (const callback of resolve) callback();
   };
-  const deadline: Deadline = { at: since + settings.timeoutMs + DEADLINE_MARGIN_MS, settings };
+  const deadline: Deadline = {
+    at: since + settings.timeoutMs + DEADLINE_MARGIN_MS,
+    settings,
+    ...(gone !== undefined && { gone }),
+  };
   const runOne = autoCommit(driver, deadline, metadata);
   const combinationOf = (queries: readonly CypherQuery[]) =>
     queries.length < 2
@@ -88,21 +94,30 @@ export function queryRunner(
       : settings.combinations === undefined
         ? combineQueries(queries)
         : settings.combinations.of(queries);
+  /** Several root fields: combined once Neo4j has planned the combination, else asked apart. */
+  const send = (batch: Waiting[], combined: CombinedQuery) => {
+    const { firstAskings } = settings;
+    if (firstAskings !== undefined && !firstAskings.isPlanned(combined.text)) {
+      let pieces: Piece[];
+      try {
+        pieces = piecesOf(batch, combinationOf);
+      } catch (error) {
+        for (const query of batch) query.reject(error);
+        return;
+      }
+      askApart(driver, deadline, runOne, pieces, combined, firstAskings);
+      return;
+    }
+    settle([{ members: batch, query: combined }], [runPiece(runOne, { members: batch, query: combined })]);
+  };
   const flush = () => {
     // In the order of their texts, as a combination holds them: the same root fields asked in
     // another order are the same pieces and the same combination (one plan each).
     const batch = waiting.sort(byText);
     waiting = [];
     let combined: CombinedQuery | undefined;
-    let pieces: Piece[] | undefined;
     try {
       combined = combinationOf(batch);
-      if (
-        combined !== undefined &&
-        settings.firstAskings !== undefined &&
-        !settings.firstAskings.isPlanned(combined.text)
-      )
-        pieces = piecesOf(batch, combinationOf);
     } catch (error) {
       for (const query of batch) query.reject(error);
       return;
@@ -111,11 +126,13 @@ export function queryRunner(
       for (const query of batch) runOne(query).then(query.resolve, query.reject);
       return;
     }
-    if (pieces !== undefined && settings.firstAskings !== undefined) {
-      askApart(driver, deadline, runOne, pieces, combined, settings.firstAskings);
-      return;
-    }
-    settle([{ members: batch, query: combined }], [runPiece(runOne, { members: batch, query: combined })]);
+    const planning = combinationBeingPlanned(combined, deadline);
+    const ready = combined;
+    if (planning === undefined) send(batch, ready);
+    else
+      void planning.then(() => {
+        send(batch, ready);
+      });
   };
   return {
     run(text, parameters = {}) {
@@ -130,6 +147,26 @@ export function queryRunner(
       return unsettled === 0 ? Promise.resolve() : new Promise((resolve) => onIdle.push(resolve));
     },
   };
+}
+
+/**
+ * While Neo4j plans a combination of root fields (in the background, {@link planCombination}), what
+ * settles once it has, or once half the time the request has left to send a query has passed (its
+ * parts asked apart then still have the other half); undefined when it is not being planned. A
+ * request of that document waits for it rather than ask its parts apart meanwhile: under load,
+ * every request's parts kept Neo4j's cores busy, and the planning they waited on got little of
+ * them. Sixteen callers of the bench's five-root-field question from a cold start: 42, 55 and 74
+ * requests/s in three 5 s rounds, its combination not planned by the end, against 22, 131 and 193
+ * waiting for it (asked apart, about four statements a request, Neo4j spent several times the
+ * CPU the combination takes).
+ */
+function combinationBeingPlanned(
+  combined: CombinedQuery,
+  { at, settings, gone }: Deadline,
+): Promise<void> | undefined {
+  const { firstAskings } = settings;
+  if (firstAskings === undefined || firstAskings.isPlanned(combined.text)) return undefined;
+  return firstAskings.beingAsked(combined.text, (at - DEADLINE_MARGIN_MS - performance.now()) / 2, gone);
 }
 
 /**
@@ -277,11 +314,20 @@ function planCombination(
   });
 }
 
-/** A request's deadline (`performance.now()` time) and its runner's settings. */
+/** A request's deadline (`performance.now()` time), its runner's settings, and whether its caller is gone. */
 interface Deadline {
   at: number;
   settings: RunnerSettings;
+  /** Aborted once the request's response is over: its caller hung up, if no query has been sent. */
+  gone?: AbortSignal;
 }
+
+/**
+ * A request whose caller hung up before its query was sent: nothing is sent for it. Like a caller
+ * that leaves the admission queue (src/overload/admission.ts), it is logged as a 503 no one reads.
+ */
+const callerGone = () =>
+  new ApiError("service_unavailable", "The caller hung up before the request's query was sent to Neo4j.");
 
 /**
  * A request whose deadline left no time to send its query (it waited on Neo4j, or on another
@@ -306,10 +352,10 @@ function autoCommit(driver: Driver, deadline: Deadline, metadata: Record<string,
     const planning = roomTaken ? PLANNED : await planningRoom(text, settings.firstAskings, deadline);
     const left = deadline.at - performance.now();
     const timeout = Math.round(left - DEADLINE_MARGIN_MS);
-    if (timeout < 1) {
+    if (timeout < 1 || deadline.gone?.aborted === true) {
       planning.release();
       planning.settled();
-      throw noTimeLeft(deadline);
+      throw timeout < 1 ? noTimeLeft(deadline) : callerGone();
     }
     const started = performance.now();
     let outcome: "success" | "failure" = "failure";
@@ -395,9 +441,14 @@ async function planningRoom(
   );
   let release;
   try {
-    release = await firstAskings.admit(text, expired.signal);
+    const { gone } = deadline;
+    release = await firstAskings.admit(
+      text,
+      gone === undefined ? expired.signal : AbortSignal.any([expired.signal, gone]),
+    );
   } catch (error) {
     if (expired.signal.aborted) throw noTimeLeft(deadline);
+    if (deadline.gone?.aborted === true) throw callerGone();
     throw error instanceof PlanningRefused ? planningRefusal(error) : error;
   } finally {
     clearTimeout(timer);

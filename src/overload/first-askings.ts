@@ -106,11 +106,20 @@ export class FirstAskings {
    * Has `plan` plan `text` in the background (src/neo4j/runner.ts: a combination asked apart often
    * enough), only while no new text is being planned or waiting and no other is being planned so,
    * and notes it planned once `plan` succeeds. It takes no room: a request's new text never waits
-   * for it, and it is at most one statement on one of Neo4j's threads.
+   * for it, and it is at most one statement on one of Neo4j's threads. Meanwhile it is `text`'s
+   * asking: the same text asked meanwhile waits for it ({@link admit}, {@link beingAsked}).
    */
   planInBackground(text: string, plan: () => Promise<unknown>): void {
-    if (this.inBackground || this.inFlight > 0 || this.queue.length > 0 || this.planned.has(text)) return;
+    if (
+      this.inBackground ||
+      this.inFlight > 0 ||
+      this.queue.length > 0 ||
+      this.planned.has(text) ||
+      this.asking.has(text)
+    )
+      return;
     this.inBackground = true;
+    this.askingOf(text);
     plan()
       .then(
         () => {
@@ -120,7 +129,32 @@ export class FirstAskings {
       )
       .finally(() => {
         this.inBackground = false;
+        this.noteSettled(text);
       });
+  }
+
+  /**
+   * When `text` is being asked (planned in the background, or a request's first asking), what
+   * settles once that asking has, after `ms` at the most, or once `cancel` aborts; otherwise
+   * undefined.
+   */
+  beingAsked(text: string, ms: number, cancel?: AbortSignal): Promise<void> | undefined {
+    const asking = this.asking.get(text);
+    if (asking === undefined) return undefined;
+    let stop: () => void = () => undefined;
+    const waited = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, Math.max(0, ms));
+      const cancelled = () => {
+        resolve();
+      };
+      cancel?.addEventListener("abort", cancelled, { once: true });
+      stop = () => {
+        clearTimeout(timer);
+        cancel?.removeEventListener("abort", cancelled);
+      };
+      if (cancel?.aborted === true) resolve();
+    });
+    return Promise.race([asking.settled, waited]).finally(stop);
   }
 
   /** Counts an asking of the combination `text` as its parts (src/neo4j/runner.ts): how many so far. */
