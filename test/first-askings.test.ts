@@ -191,9 +191,10 @@ describe("first askings admitted like work (issue 32, contract §12)", () => {
     const gate = new FirstAskings(settings);
     let finish: () => void = () => undefined;
     gate.planInBackground(text("b"), () => new Promise<void>((resolve) => (finish = resolve)));
-    expect(gate.beingAsked(text("c"), 1_000)).to.equal(undefined);
+    const long = { alone: 1_000, together: 1_000 };
+    expect(gate.beingAsked(text("c"), long)).to.equal(undefined);
     const events: string[] = [];
-    const waited = gate.beingAsked(text("b"), 1_000)?.then(() => events.push("settled"));
+    const waited = gate.beingAsked(text("b"), long)?.then(() => events.push("settled"));
     const admitted = gate.admit(text("b")).then((release) => {
       events.push("admitted");
       release();
@@ -205,12 +206,26 @@ describe("first askings admitted like work (issue 32, contract §12)", () => {
     await Promise.all([waited, admitted]);
     expect(events.sort()).to.deep.equal(["admitted", "settled"]);
     expect(gate.isPlanned(text("b"))).to.equal(true);
-    expect(gate.beingAsked(text("b"), 1_000)).to.equal(undefined);
-    // A planning that takes longer is waited for no longer than asked.
+    expect(gate.beingAsked(text("b"), long)).to.equal(undefined);
+    // A planning that takes longer is waited for no longer than asked: by the first waiter as
+    // one alone, by those waiting beside it as one of several.
     gate.planInBackground(text("c"), () => new Promise(() => undefined));
     const started = performance.now();
-    await gate.beingAsked(text("c"), 50);
-    expect(performance.now() - started).to.be.within(40, 1_000);
+    const times: number[] = [];
+    const wait = () =>
+      gate
+        .beingAsked(text("c"), { alone: 50, together: 1_000 })
+        ?.then(() => times.push(performance.now() - started));
+    await Promise.all([wait(), wait(), wait()]);
+    expect(times[0]).to.be.within(40, 900);
+    expect(
+      times.slice(1).every((ms) => ms >= 990),
+      String(times),
+    ).to.equal(true);
+    // Once they are gone, the next is alone again.
+    const next = performance.now();
+    await wait();
+    expect(performance.now() - next).to.be.below(900);
   });
 
   it("leaves the queue when the caller is gone", async () => {
@@ -305,15 +320,14 @@ describe("a document whose combination Neo4j is planning in the background (src/
     expect(sent).to.deep.equal([combination?.text]);
   });
 
-  it("asks the parts apart once half the request's time to send a query has passed", async () => {
+  it("asks the parts apart once the planning queue's timeout has passed", async () => {
     const firstAskings = new FirstAskings(settings);
     for (const part of parts) firstAskings.notePlanned(part.text);
     firstAskings.planInBackground(combination?.text ?? "", () => new Promise(() => undefined));
     const sent: string[] = [];
     const started = performance.now();
-    // 1 s of a 2 s timeout already spent: 1 s left before the margin, half of it waited.
-    expect(await ask(firstAskings, sent, { timeoutMs: 2_000, spentMs: 1_000 })).to.deep.equal([1, 2]);
-    expect(performance.now() - started).to.be.within(400, 5_000);
+    expect(await ask(firstAskings, sent)).to.deep.equal([1, 2]);
+    expect(performance.now() - started).to.be.within(settings.queueTimeoutMs - 10, 5_000);
     expect([...sent].sort()).to.deep.equal(parts.map((part) => part.text).sort());
   });
 

@@ -151,14 +151,17 @@ export function queryRunner(
 
 /**
  * While Neo4j plans a combination of root fields (in the background, {@link planCombination}), what
- * settles once it has, or once half the time the request has left to send a query has passed (its
- * parts asked apart then still have the other half); undefined when it is not being planned. A
- * request of that document waits for it rather than ask its parts apart meanwhile: under load,
- * every request's parts kept Neo4j's cores busy, and the planning they waited on got little of
- * them. Sixteen callers of the bench's five-root-field question from a cold start: 42, 55 and 74
- * requests/s in three 5 s rounds, its combination not planned by the end, against 22, 131 and 193
- * waiting for it (asked apart, about four statements a request, Neo4j spent several times the
- * CPU the combination takes).
+ * settles once it has, or once the request has waited long enough; undefined when it is not being
+ * planned. A request of that document waits for it rather than ask its parts apart meanwhile:
+ * under load, every request's parts (about four statements each, several times the CPU the
+ * combination takes) kept Neo4j's cores busy, and the planning they waited on got little of them.
+ * Sixteen callers of the bench's five-root-field question from a cold start, three 5 s rounds:
+ * 35–37, 54 and 68–83 requests/s, its combination not planned by the end (docs/performance.md).
+ * A request alone waits as a new text waits for planning room (the planning queue's timeout): a
+ * large combination planned beside other documents' work may take seconds, and its parts, asked
+ * apart, answer sooner. Several requests of the document wait for the one planning, as several
+ * askings of one new text wait for the first: for half the time each has left to send a query,
+ * its parts asked apart then.
  */
 function combinationBeingPlanned(
   combined: CombinedQuery,
@@ -166,7 +169,9 @@ function combinationBeingPlanned(
 ): Promise<void> | undefined {
   const { firstAskings } = settings;
   if (firstAskings === undefined || firstAskings.isPlanned(combined.text)) return undefined;
-  return firstAskings.beingAsked(combined.text, (at - DEADLINE_MARGIN_MS - performance.now()) / 2, gone);
+  const half = (at - DEADLINE_MARGIN_MS - performance.now()) / 2;
+  const alone = Math.min(firstAskings.settings.queueTimeoutMs, half);
+  return firstAskings.beingAsked(combined.text, { alone, together: half }, gone);
 }
 
 /**

@@ -82,7 +82,10 @@ export class FirstAskings {
    * New texts being asked for the first time, each settled once its query is answered or fails:
    * the same text asked meanwhile waits for that instead of being planned again beside it.
    */
-  private readonly asking = new Map<string, { settled: Promise<void>; settle: () => void }>();
+  private readonly asking = new Map<
+    string,
+    { settled: Promise<void>; settle: () => void; waiting: number }
+  >();
   /** What a unit of each of the last {@link RECENT_PACES} first askings took, oldest first. */
   private readonly recentPaces: number[] = [];
   private readonly queue: Waiter[] = [];
@@ -135,15 +138,20 @@ export class FirstAskings {
 
   /**
    * When `text` is being asked (planned in the background, or a request's first asking), what
-   * settles once that asking has, after `ms` at the most, or once `cancel` aborts; otherwise
-   * undefined.
+   * settles once that asking has, or once `cancel` aborts, or after `ms.alone` at the most, or
+   * `ms.together` when others already wait for the same asking; otherwise undefined.
    */
-  beingAsked(text: string, ms: number, cancel?: AbortSignal): Promise<void> | undefined {
+  beingAsked(
+    text: string,
+    ms: { alone: number; together: number },
+    cancel?: AbortSignal,
+  ): Promise<void> | undefined {
     const asking = this.asking.get(text);
     if (asking === undefined) return undefined;
+    const wait = asking.waiting++ > 0 ? ms.together : ms.alone;
     let stop: () => void = () => undefined;
     const waited = new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, Math.max(0, ms));
+      const timer = setTimeout(resolve, Math.max(0, wait));
       const cancelled = () => {
         resolve();
       };
@@ -151,6 +159,7 @@ export class FirstAskings {
       stop = () => {
         clearTimeout(timer);
         cancel?.removeEventListener("abort", cancelled);
+        asking.waiting--;
       };
       if (cancel?.aborted === true) resolve();
     });
@@ -259,7 +268,7 @@ export class FirstAskings {
     const settled = new Promise<void>((resolve) => {
       settle = resolve;
     });
-    this.asking.set(text, { settled, settle });
+    this.asking.set(text, { settled, settle, waiting: 0 });
   }
 
   private start(units: number): PlanningRelease {
