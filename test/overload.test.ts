@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { Admission } from "../src/overload/admission.js";
 import { buildTestSchema, startService, type RunningService, type WireResponse } from "./support/service.js";
+import { loadFixtures } from "./support/fixtures.js";
 import { TROUBLE_TYPEDEFS } from "./support/trouble-typedefs.js";
 import { testDriver } from "./support/test-neo4j.js";
 
@@ -51,6 +52,8 @@ describe("concurrency and overload (contract §12)", () => {
   const otherKey = async (name: string) => (await current().keys.create(name, ["read"])).key;
 
   before(async () => {
+    // The first askings' answers are read from the fixture graph: this file loads it itself.
+    await loadFixtures();
     schema = await buildTestSchema(testDriver(), [TROUBLE_TYPEDEFS]);
   });
   afterEach(async () => {
@@ -82,6 +85,29 @@ describe("concurrency and overload (contract §12)", () => {
     expect(other.status).to.equal(200);
     for (const response of await Promise.all(held)) expect(response.status).to.equal(200);
     expect((await slow(0)).status).to.equal(200);
+  });
+
+  it("answers variables that do not coerce 422 validation_failed at the key's cap and with execution full: an earlier check (contract §3)", async () => {
+    service = await startService(undefined, {
+      schema,
+      env: { ...ONE_EXECUTION_AND_ONE_WAITING, QUOTA_CONCURRENT_REQUESTS_PER_KEY: "2" },
+    });
+    const { admission } = service;
+    const keys = [service.key, await otherKey("another dashboard")];
+    const held = [slow(1_500), slow(1_500)];
+    await until(admission, { executing: 1, queued: 1 });
+
+    for (const key of keys) {
+      const response = await current().request("/api/v1/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+        body: JSON.stringify({ query: "query ($ms: Int!) { slow(ms: $ms) }", variables: { ms: "soon" } }),
+      });
+      expect(response.status, JSON.stringify(response.body)).to.equal(422);
+      expect(response.body.errors[0].extensions.code).to.equal("validation_failed");
+      expect(response.body.errors[0].message).to.match(/\$ms/);
+    }
+    await Promise.all(held);
   });
 
   it("holds a key's slot while the query of a request whose caller hung up still runs in Neo4j", async () => {

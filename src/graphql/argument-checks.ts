@@ -109,8 +109,6 @@ export function findArgumentViolations(plan: OperationPlan): GraphQLError[] {
  * answers with the one error thrown: the first violation.
  */
 export const checkArguments: PreExecutionStage = ({ plan }) => {
-  // Variables that do not coerce: execution reports them as validation_failed.
-  if (plan === undefined) return;
   const [first] = findArgumentViolations(plan);
   if (first !== undefined) throw first;
 };

@@ -138,8 +138,6 @@ export interface CostContext {
  * leaves the estimate for {@link costExtensionPlugin}.
  */
 export const checkCost: PreExecutionStage<CostContext> = ({ plan, contextValue }) => {
-  // Variables that do not coerce: execution reports them as validation_failed.
-  if (plan === undefined) return;
   const cost = estimateCost(plan);
   if (cost > MAX_COST) {
     const estimate = Number.isFinite(cost) ? count(cost) : "far more than that";

@@ -4,12 +4,12 @@ import { planOperation, type OperationPlan } from "./operation-plan.js";
 
 /**
  * What a stage between validation and execution reads: the resolved operation, its request, and
- * the operation walked once (undefined when the variables do not coerce: execution reports those).
+ * the operation walked once. A request whose variables do not coerce reaches no stage.
  */
 export type PreExecutionRequest<Context extends object> =
   GraphQLRequestContextDidResolveOperation<Context> & {
     operation: OperationDefinitionNode;
-    plan: OperationPlan | undefined;
+    plan: OperationPlan;
   };
 
 /** Where execution finds the operation walked once (src/graphql/compiled-fields.ts). */
@@ -44,10 +44,12 @@ export function preExecutionPlugin<Context extends PlanContext>(
             operation,
             request.request.variables,
           );
-          const plan = "root" in planned ? planned : undefined;
+          // Variables that do not coerce are `validation_failed` (contract §3), a check before
+          // `limit`, cost and admission: no later stage runs, and execution reports them.
+          if (!("root" in planned)) return;
           // Execution reads it too: the compiler writes each root field's Cypher from it.
-          request.contextValue.plan = plan;
-          for (const stage of stages) await stage({ ...request, operation, plan });
+          request.contextValue.plan = planned;
+          for (const stage of stages) await stage({ ...request, operation, plan: planned });
         },
       });
     },
