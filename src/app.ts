@@ -20,6 +20,7 @@ import { noStore } from "./http/no-store.js";
 import { allowOrigins } from "./http/cors.js";
 import { ignoreUnsatisfiableAccept } from "./http/accept.js";
 import { resolvePersistedDocument, type DocumentSources } from "./documents/stage.js";
+import { matchExactPaths } from "./http/exact-paths.js";
 import {
   checkQueryText,
   parseGraphQLBody,
@@ -92,6 +93,7 @@ export async function createApp({
   await graphql.start();
 
   const app = express();
+  matchExactPaths(app);
   app.disable("x-powered-by");
   // An answer to a POST is never revalidated: hashing every response body for an ETag is waste.
   app.disable("etag");
@@ -160,6 +162,7 @@ function whenDone(res: Response): AbortSignal {
 /** `/metrics` alone, for a port of its own (`METRICS_PORT`): what Prometheus scrapes in production. */
 export function createMetricsApp(metrics: Metrics, logError: (line: string) => void): Express {
   const app = express();
+  matchExactPaths(app);
   app.disable("x-powered-by");
   app.use(assignRequestId);
   app.use(metricsRoute(metrics));

@@ -102,6 +102,11 @@ describe("explorer: GraphiQL on a browser GET", () => {
       "/explorer/assets/package.json",
       "/explorer/assets/..%2F..%2Fpackage.json",
       "/explorer",
+      // Not a name Express can decode: a 404 too, never a 500.
+      "/explorer/assets/%",
+      "/explorer/assets/%E0%A4%A",
+      "/explorer/assets/GRAPHIQL.MIN.JS",
+      "/explorer/assets/graphiql.min.js/",
     ]) {
       const response = await service.request(path, {}, { authenticated: false });
       expect(response.status, path).to.equal(404);

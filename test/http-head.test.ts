@@ -257,5 +257,19 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
       // Never told to continue: the body was not sent, and the connection still closed.
       expect(wrongKey + tooLarge).not.to.include("100 Continue");
     });
+
+    it("answers any other expectation as if there were none (not Node's bare 417)", async () => {
+      const asked = await exchange(service, [
+        `${head(`Bearer ${service.key}`)}Expect: something-else\r\nConnection: close\r\n\r\n${body}`,
+      ]);
+      expect(asked.status).to.equal(200);
+      expect(asked.body).to.include('{"data":{"__typename":"Query"}');
+      const unknown = await exchange(service, [
+        "GET /nope HTTP/1.1\r\nHost: localhost\r\nExpect: foo\r\nConnection: close\r\n\r\n",
+      ]);
+      expect(unknown.status).to.equal(404);
+      expect(unknown.headers.get("x-request-id")).to.be.a("string");
+      expect(unknown.body).to.include('"code":"not_found"');
+    });
   });
 });

@@ -40,7 +40,17 @@ describe("HTTP surface", () => {
     }
   }
 
-  for (const path of ["/", "/graphql", "/api/v2/graphql", "/api/v1/graphql/extra"]) {
+  // Exact paths only: a trailing slash or other capitals is an unknown path, not the endpoint.
+  for (const path of [
+    "/",
+    "/graphql",
+    "/api/v2/graphql",
+    "/api/v1/graphql/extra",
+    "/api/v1/graphql/",
+    "/API/V1/GraphQL",
+    "/V1/graphql",
+    "/healthz/",
+  ]) {
     it(`answers ${path} with 404 not_found`, async () => {
       const { status, headers, body } = await service.request(path, { method: "POST" });
       expect(status).to.equal(404);

@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Router, type Request, type RequestHandler } from "express";
 import { projectRoot } from "../project-root.js";
+import { EXACT_PATHS } from "../http/exact-paths.js";
 
 const ASSETS_PATH = "/explorer/assets";
 
@@ -87,7 +88,7 @@ const passOn: RequestHandler = (_req, _res, next) => {
  * static page and its assets is served without one.
  */
 export function explorerRoutes(graphqlPaths: string[]): Router {
-  const router = Router();
+  const router = Router(EXACT_PATHS);
   const page: RequestHandler = (req, res, next) => {
     // The answer (page or 405) depends on Accept: caches must not hand one to the other.
     res.vary("Accept");
@@ -107,19 +108,17 @@ export function explorerRoutes(graphqlPaths: string[]): Router {
   // `.all(…)` makes the route handle every method, so the router does not answer OPTIONS itself
   // (Express's automatic `200 GET, HEAD`): everything but the page goes on to the contract's 405.
   router.route(graphqlPaths).get(page).all(passOn);
-  // The same for the assets: OPTIONS, like an unknown name, goes on to the contract's 404.
-  router
-    .route(`${ASSETS_PATH}/:name`)
-    .get((req, res, next) => {
-      const file = Object.hasOwn(ASSETS, req.params.name) ? ASSETS[req.params.name] : undefined;
-      if (file === undefined) {
-        next();
-        return;
-      }
-      res.sendFile(file, { maxAge: "1h" }, (error?: Error) => {
-        if (error !== undefined) next(error);
-      });
-    })
-    .all(passOn);
+  // The same for the assets: OPTIONS, like any other path, goes on to the contract's 404. Each is
+  // its own path, not a parameter: a name Express cannot decode (`%`) would be a 500.
+  for (const [name, file] of Object.entries(ASSETS)) {
+    router
+      .route(asset(name))
+      .get((_req, res, next) => {
+        res.sendFile(file, { maxAge: "1h" }, (error?: Error) => {
+          if (error !== undefined) next(error);
+        });
+      })
+      .all(passOn);
+  }
   return router;
 }

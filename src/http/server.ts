@@ -5,7 +5,8 @@
 // is not HTTP at all (a malformed request line or header, both `Content-Length` and
 // `Transfer-Encoding`) has no code in the catalogue: Node's bare `400 Bad Request` stays, and the
 // connection is closed. A request that expects `100 Continue` is told to send its body only when
-// the app reads it ({@link continueIfAwaited}), after its key, quota and headers are checked.
+// the app reads it ({@link continueIfAwaited}), after its key, quota and headers are checked;
+// one that expects anything else is answered as if it expected nothing.
 import {
   createServer,
   maxHeaderSize,
@@ -51,6 +52,11 @@ export function createHttpServer(app: RequestListener, settings: HttpServerSetti
   // is read closes the connection (Node keeps none alive whose client was not told to continue).
   server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
     awaitingContinue.add(res);
+    server.emit("request", req, res);
+  });
+  // Any other expectation Node would refuse with a bare `417`, a code the catalogue does not
+  // have; RFC 9110 lets a server ignore it, and the request is answered as if it had none.
+  server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
     server.emit("request", req, res);
   });
   // The response each connection is writing, if any: a refusal may be written only between two

@@ -1,5 +1,6 @@
 import { Router } from "express";
 import type { RedisStatus } from "../redis/connection.js";
+import { EXACT_PATHS } from "../http/exact-paths.js";
 
 /** What `/readyz` asks about; each answer is quick and never throws. */
 export interface Readiness {
@@ -16,7 +17,7 @@ export interface Readiness {
  * counts against a quota: they are mounted before those stages.
  */
 export function healthRoutes(readiness: Readiness): Router {
-  const router = Router();
+  const router = Router(EXACT_PATHS);
   router.get("/healthz", (_req, res) => {
     res.set("Cache-Control", "no-store").json({ status: "ok" });
   });

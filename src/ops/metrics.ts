@@ -4,6 +4,7 @@ import type { ErrorCode } from "../errors/catalogue.js";
 import { QUOTA_REFUSAL_CODES } from "../quota/policy.js";
 import type { RedisStatus } from "../redis/connection.js";
 import type { RequestLogEntry } from "./request-log.js";
+import { EXACT_PATHS } from "../http/exact-paths.js";
 
 /** Which quota window each 429 code stands for. */
 const QUOTA_WINDOWS: ReadonlyMap<ErrorCode, string> = new Map(
@@ -152,7 +153,7 @@ export function createMetrics({
 
 /** `GET /metrics` in Prometheus' text format: on the public port, or on a port of its own. */
 export function metricsRoute(metrics: Metrics): Router {
-  const router = Router();
+  const router = Router(EXACT_PATHS);
   router.get("/metrics", async (_req, res) => {
     const body = await metrics.registry.metrics();
     res.set({ "Content-Type": metrics.registry.contentType, "Cache-Control": "no-store" }).send(body);
