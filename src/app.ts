@@ -8,6 +8,7 @@ import { validateDocument } from "./graphql/validation-stage.js";
 import { ParsedDocuments } from "./graphql/parsed-documents.js";
 import { errorHandler, notFound, onlyPost } from "./http/errors.js";
 import "./http/locals.js";
+import { EXACT_PATHS } from "./contract.js";
 import { explorerRoutes } from "./explorer/explorer.js";
 import { metricsRoute, type Metrics } from "./ops/metrics.js";
 import { healthRoutes, type Readiness } from "./ops/health.js";
@@ -20,7 +21,6 @@ import { noStore } from "./http/no-store.js";
 import { allowOrigins } from "./http/cors.js";
 import { ignoreUnsatisfiableAccept } from "./http/accept.js";
 import { resolvePersistedDocument, type DocumentSources } from "./documents/stage.js";
-import { matchExactPaths } from "./http/exact-paths.js";
 import {
   checkQueryText,
   parseGraphQLBody,
@@ -157,6 +157,12 @@ function whenDone(res: Response): AbortSignal {
       done.abort(RESPONSE_OVER);
     });
   return done.signal;
+}
+
+/** Every path of the app matched as contract §2 writes it. */
+function matchExactPaths(app: Express): void {
+  app.set("case sensitive routing", EXACT_PATHS.caseSensitive);
+  app.set("strict routing", EXACT_PATHS.strict);
 }
 
 /** `/metrics` alone, for a port of its own (`METRICS_PORT`): what Prometheus scrapes in production. */

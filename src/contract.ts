@@ -47,5 +47,12 @@ export const DEFAULTS = {
   deadlineMarginMs: 2_000,
 } as const;
 
+/**
+ * Contract §2 names exact paths: `/api/v1/graphql/`, `/API/V1/GRAPHQL` or an asset's name in other
+ * capitals is an unknown path (`404`), not the endpoint. Express matches paths case-insensitively
+ * and with a trailing slash unless told otherwise, per app and per router: each is given these.
+ */
+export const EXACT_PATHS = { caseSensitive: true, strict: true } as const;
+
 /** A count as messages write it: `65,536`. */
 export const count = (n: number): string => n.toLocaleString("en-US");

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Router, type Request, type RequestHandler } from "express";
 import { projectRoot } from "../project-root.js";
-import { EXACT_PATHS } from "../http/exact-paths.js";
+import { EXACT_PATHS } from "../contract.js";
 
 const ASSETS_PATH = "/explorer/assets";
 

@@ -1,6 +1,6 @@
 import { Router } from "express";
 import type { RedisStatus } from "../redis/connection.js";
-import { EXACT_PATHS } from "../http/exact-paths.js";
+import { EXACT_PATHS } from "../contract.js";
 
 /** What `/readyz` asks about; each answer is quick and never throws. */
 export interface Readiness {

@@ -4,7 +4,7 @@ import type { ErrorCode } from "../errors/catalogue.js";
 import { QUOTA_REFUSAL_CODES } from "../quota/policy.js";
 import type { RedisStatus } from "../redis/connection.js";
 import type { RequestLogEntry } from "./request-log.js";
-import { EXACT_PATHS } from "../http/exact-paths.js";
+import { EXACT_PATHS } from "../contract.js";
 
 /** Which quota window each 429 code stands for. */
 const QUOTA_WINDOWS: ReadonlyMap<ErrorCode, string> = new Map(
