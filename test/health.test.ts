@@ -51,6 +51,14 @@ describe("health probes: /healthz and /readyz", () => {
     expect(response.headers.get("cache-control")).to.equal("no-store");
   });
 
+  it("answers only the exact probe paths: a trailing slash or other capitals is 404 not_found", async () => {
+    for (const path of ["/healthz/", "/HEALTHZ", "/readyz/", "/ReadyZ"]) {
+      const response = await probe(path);
+      expect(response.status, path).to.equal(404);
+      expect(response.body.errors[0].extensions.code).to.equal("not_found");
+    }
+  });
+
   it("/readyz answers 200 ready with Neo4j up, the schema built and Redis reported", async () => {
     const response = await probe("/readyz");
     expect(response.status).to.equal(200);

@@ -49,7 +49,6 @@ describe("HTTP surface", () => {
     "/api/v1/graphql/",
     "/API/V1/GraphQL",
     "/V1/graphql",
-    "/healthz/",
   ]) {
     it(`answers ${path} with 404 not_found`, async () => {
       const { status, headers, body } = await service.request(path, { method: "POST" });
