@@ -47,6 +47,9 @@ export const DEFAULTS = {
   deadlineMarginMs: 2_000,
 } as const;
 
+/** `Retry-After`, in seconds (contract §3, §12): a key at its cap or a full instance, and a database that cannot be reached. */
+export const RETRY_AFTER_SECONDS = { busy: 1, unavailable: 5 } as const;
+
 /**
  * Contract §2 names exact paths: `/api/v1/graphql/`, `/API/V1/GRAPHQL` or an asset's name in other
  * capitals is an unknown path (`404`), not the endpoint. Express matches paths case-insensitively

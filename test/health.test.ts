@@ -81,14 +81,24 @@ describe("health probes: /healthz and /readyz", () => {
     expect((await service.graphql("{ topics(limit: 1) { id } }")).status).to.equal(429);
   });
 
-  it("/readyz turns 503 unready when Neo4j goes away (healthz stays 200), and ready when it is back", async () => {
+  it("/readyz turns 503 service_unavailable when Neo4j goes away (healthz stays 200), and ready when it is back", async () => {
     await proxy.stop();
     const down = await probe("/readyz");
     expect(down.status).to.equal(503);
+    // Contract §3's one error shape and its 503's Retry-After, with the checks beside it.
+    const requestId = down.headers.get("x-request-id");
     expect(down.body).to.deep.equal({
+      errors: [
+        {
+          message: "Not ready: Neo4j does not answer.",
+          extensions: { code: "service_unavailable", requestId },
+        },
+      ],
       status: "unready",
       checks: { neo4j: "down", schema: "built", redis: "up" },
     });
+    expect(down.headers.get("retry-after")).to.equal("5");
+    expect(down.headers.get("cache-control")).to.equal("no-store");
     expect((await probe("/healthz")).status).to.equal(200);
 
     await proxy.resume();

@@ -1,8 +1,6 @@
 import { ApiError, errorBody, type ErrorCode } from "../errors/catalogue.js";
 import { findNeo4jError, isDatabaseUnavailable, isQueryTimeout } from "../neo4j/errors.js";
-
-/** Seconds a caller should wait before retrying when the database is down. */
-export const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
+import { RETRY_AFTER_SECONDS } from "../contract.js";
 
 /** A failure as the caller receives it, and the log line when it is not the caller's doing. */
 export interface FailureResponse {
@@ -36,7 +34,7 @@ export function failureResponse(failure: unknown, requestId: string): FailureRes
 function classify(error: unknown): ApiError {
   if (isDatabaseUnavailable(error)) {
     return new ApiError("service_unavailable", undefined, {
-      "Retry-After": String(RETRY_AFTER_UNAVAILABLE_SECONDS),
+      "Retry-After": String(RETRY_AFTER_SECONDS.unavailable),
     });
   }
   if (isQueryTimeout(error)) return new ApiError("query_timeout");

@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import type { ApolloServerPlugin } from "@apollo/server";
 import { ApiError } from "../errors/catalogue.js";
+import { RETRY_AFTER_SECONDS } from "../contract.js";
 import { AdmissionRefused, type Admission } from "./admission.js";
 import type { PlanningRefused } from "./first-askings.js";
 
@@ -18,7 +19,7 @@ export interface AdmissionContext {
 }
 
 /** Seconds a refused caller should wait: an execution slot frees within about that. */
-export const RETRY_AFTER_BUSY_SECONDS = 1;
+const RETRY_AFTER_BUSY_SECONDS = RETRY_AFTER_SECONDS.busy;
 
 /**
  * The last stage before execution (contract §12): waits for execution slots (as many as the
