@@ -30,7 +30,7 @@ describe("where compiled to Cypher, without a database (src/cypher/where.ts)", (
     // also be one the wire writes.
     expect(text).not.to.include("CASE");
     expect(text).to.include(
-      "(-1.7976931348623157e308 <= d.regretScore <= 1.7976931348623157e308 AND toFloatOrNull(d.regretScore) = d.regretScore AND d.regretScore >= $where.`regretScore.gte`)",
+      "(-1.7976931348623157e308 <= d.regretScore <= 1.7976931348623157e308 AND (d.regretScore IS :: FLOAT OR -9007199254740991 <= d.regretScore <= 9007199254740991) AND d.regretScore >= $where.`regretScore.gte`)",
     );
     // An integer's or a date's comparison could fail on another type: CASE decides in order.
     const guarded = whereCondition("Decision", "d", { executionGapDays: { gt: 3 } }) ?? "";

@@ -5,7 +5,7 @@ import { sdlSchema } from "./support/domain-checks.js";
 import { DOMAIN, propertyType, type ElementType } from "../src/domain/table.js";
 import { ENUM_OPERATORS, SCALAR_FILTERS } from "../src/domain/where-inputs.js";
 import { excessBracketNesting } from "../src/graphql/query-shape.js";
-import { DECISIONS_IN_ORDER, loadBadValues, loadFixtures } from "./support/fixtures.js";
+import { DECISIONS_IN_ORDER, ingest, loadBadValues, loadFixtures } from "./support/fixtures.js";
 import { startService, type RunningService } from "./support/service.js";
 import { present, readGraph, WhereOracle, type StoredNode } from "./support/where-oracle.js";
 
@@ -23,6 +23,7 @@ const OPERATOR_FIELDS: OperatorField[] = [
   { type: "Person", property: "email" },
   { type: "Decision", property: "executionGapDays" },
   { type: "Decision", property: "regretScore" },
+  { type: "Decision", property: "executionGapDays" },
   { type: "Feature", property: "shipped" },
   { type: "Commitment", property: "dueOn" },
   { type: "Decision", property: "decidedAt" },
@@ -43,6 +44,28 @@ const BAD_VALUE_FIELDS: OperatorField[] = [
   { type: "Decision", property: "status" },
   { type: "Customer", property: "health" },
 ];
+
+/**
+ * Numbers at the edges of what the schema serves, beside the bad values: a `Float` property holding
+ * INTEGERs at and past ±(2^53 − 1) (past it, served as a field error however exactly a float holds
+ * it), a float of 2^60, NaN and an infinity; an `Int` property holding 2^31 − 1 and past it, whole
+ * and fractional floats, and text.
+ */
+const EDGE_NUMBERS = `
+CREATE (:Decision {id: 'e1', title: 'Two to the 53', status: 'DECIDED', regretScore: 9007199254740992, executionGapDays: 2147483648})
+CREATE (:Decision {id: 'e2', title: 'Largest safe', status: 'DECIDED', regretScore: 9007199254740991, executionGapDays: 2147483647})
+CREATE (:Decision {id: 'e3', title: 'Not a number', status: 'DECIDED', regretScore: 0.0 / 0.0, executionGapDays: 3.5})
+CREATE (:Decision {id: 'e4', title: 'Infinite', status: 'DECIDED', regretScore: 1.0 / 0.0, executionGapDays: 3.0})
+CREATE (:Decision {id: 'e5', title: 'A float of 2^60', status: 'DECIDED', regretScore: 1152921504606846976.0, executionGapDays: '7'})
+CREATE (:Decision {id: 'e6', title: 'Below the safe', status: 'DECIDED', regretScore: -9007199254740993, executionGapDays: -2147483649})
+CREATE (:Decision {id: 'e7', title: 'Two to the 60', status: 'DECIDED', regretScore: 1152921504606846976, executionGapDays: -2147483648})
+`;
+
+/** The bad values and {@link EDGE_NUMBERS}. */
+async function loadBadValuesAndEdgeNumbers(): Promise<void> {
+  await loadBadValues();
+  await ingest(EDGE_NUMBERS);
+}
 
 /** An instant's epoch milliseconds as an operand: `Z`, or the same instant at +02:00 with nine digits. */
 const instantOperand = (millis: number, offset = false) => {
@@ -174,7 +197,7 @@ describe("where: any condition a data team writes (contract §7 part 3)", () => 
 
   for (const [graph, load, fields] of [
     ["the ingest-style fixture", loadFixtures, OPERATOR_FIELDS],
-    ["a graph with bad stored values", loadBadValues, BAD_VALUE_FIELDS],
+    ["a graph with bad stored values", loadBadValuesAndEdgeNumbers, BAD_VALUE_FIELDS],
   ] as const) {
     describe(`on ${graph}`, () => {
       let oracle: WhereOracle;

@@ -89,25 +89,35 @@ export const servableDateBounds = (on: string): string[] => [
   `${on} < ${AFTER_LAST_DATE}`,
 ];
 
+/** The largest INTEGER src/graphql/stored-values.ts serves as a `Float`: 2^53 − 1 (`Number.MAX_SAFE_INTEGER`). */
+const LARGEST_SAFE_INTEGER = String(Number.MAX_SAFE_INTEGER);
+
 /**
- * True when `value` holds a number the schema serves as a `Float` (a finite FLOAT, or an INTEGER a
- * float holds exactly: within ±2^53), else false or null (for a `CASE WHEN`): an infinity or NaN,
- * which JSON and GraphQL cannot write, counts as absent, and so does an INTEGER beyond 2^53, which
- * src/graphql/stored-values.ts does not serve and a cursor could not name exactly. Neo4j compares
- * an INTEGER with a FLOAT exactly, so `toFloatOrNull` gives back an INTEGER's own value only when a
- * float holds it; it fails on no type (a list, a map).
+ * The test that `value`, a number within ±{@link LARGEST_NUMBER}, is one the schema serves as a
+ * `Float`: a FLOAT, or an INTEGER within ±(2^53 − 1). src/graphql/stored-values.ts serves no
+ * INTEGER beyond that, not even one a float holds exactly (2^53, 2^60), so none counts as present.
+ * A value of another type is false or null; no type fails it (a list, a map).
+ */
+const servedAsFloat = (value: string): string =>
+  `(${value} IS :: FLOAT OR -${LARGEST_SAFE_INTEGER} <= ${value} <= ${LARGEST_SAFE_INTEGER})`;
+
+/**
+ * True when `value` holds a number the schema serves as a `Float` (a finite FLOAT, or an INTEGER
+ * within ±(2^53 − 1)), else false or null (for a `CASE WHEN`): an infinity or NaN, which JSON and
+ * GraphQL cannot write, counts as absent, and so does an INTEGER beyond 2^53 − 1, which
+ * src/graphql/stored-values.ts does not serve and a cursor could not always name exactly.
  */
 export const servableNumber = (value: string): string =>
-  `-${LARGEST_NUMBER} <= ${value} <= ${LARGEST_NUMBER} AND toFloatOrNull(${value}) = ${value}`;
+  `-${LARGEST_NUMBER} <= ${value} <= ${LARGEST_NUMBER} AND ${servedAsFloat(value)}`;
 
 /**
  * Conditions holding exactly the servable `Float`s of `value`: index-seekable bounds (lower,
- * upper) and the test that a float holds it.
+ * upper) and the test that the schema serves it ({@link servedAsFloat}).
  */
 export const servableNumberBounds = (value: string): string[] => [
   `${value} >= -${LARGEST_NUMBER}`,
   `${value} <= ${LARGEST_NUMBER}`,
-  `toFloatOrNull(${value}) = ${value}`,
+  servedAsFloat(value),
 ];
 
 /** GraphQL's `Int` (32 bits): an `Int` property's value beyond it, or not whole, the schema cannot serve. */
