@@ -322,6 +322,37 @@ describe("numbers the ingest stored beyond what the schema serves", function () 
   });
 });
 
+describe("instants at the edges of the years 0000–9999, written at another offset", function () {
+  let service: RunningService;
+
+  before(async function () {
+    await deleteDomainData(testDriver(), testDatabase);
+    // 10000 UTC and 0000 UTC at −01:00, and the last servable millisecond: Neo4j orders one
+    // instant's DATETIMEs by offset, which must not move a value across the servable years.
+    await ingest(`
+      CREATE (:Decision {id: 'e8', title: '10000 UTC', status: 'DECIDED', decidedAt: datetime('9999-12-31T23:00:00-01:00')})
+      CREATE (:Decision {id: 'e9', title: '0000 UTC', status: 'DECIDED', decidedAt: datetime('-0001-12-31T23:00:00-01:00')})
+      CREATE (:Decision {id: 'e10', title: 'Last', status: 'DECIDED', decidedAt: datetime('9999-12-31T22:59:59.999-01:00')})`);
+    service = await startService();
+  });
+  after(async function () {
+    await service.close();
+  });
+
+  it("serves 0000 UTC and the last millisecond, newest first, and 10000 UTC as an undated field error", async function () {
+    const { status, body } = await service.graphql("{ decisions { id decidedAt } }");
+    expect(status).to.equal(200);
+    expect(body.data.decisions).to.deep.equal([
+      { id: "e10", decidedAt: "9999-12-31T23:59:59.999Z" },
+      { id: "e9", decidedAt: "0000-01-01T00:00:00.000Z" },
+      { id: "e8", decidedAt: null },
+    ]);
+    expect(body.errors).to.have.length(1);
+    expect(body.errors[0].path).to.deep.equal(["decisions", 2, "decidedAt"]);
+    expect(body.errors[0].extensions.code).to.equal("invalid_stored_value");
+  });
+});
+
 describe("text keys of any length the ingest stored, paged by cursors", function () {
   let service: RunningService;
   const CUT = 256;

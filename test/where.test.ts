@@ -49,7 +49,8 @@ const BAD_VALUE_FIELDS: OperatorField[] = [
  * Numbers at the edges of what the schema serves, beside the bad values: a `Float` property holding
  * INTEGERs at and past ±(2^53 − 1) (past it, served as a field error however exactly a float holds
  * it), a float of 2^60, NaN and an infinity; an `Int` property holding 2^31 − 1 and past it, whole
- * and fractional floats, and text.
+ * and fractional floats, and text; instants at 0000 and 10000 UTC written at another offset (the
+ * first servable, the other not) and the last servable millisecond.
  */
 const EDGE_NUMBERS = `
 CREATE (:Decision {id: 'e1', title: 'Two to the 53', status: 'DECIDED', regretScore: 9007199254740992, executionGapDays: 2147483648})
@@ -59,6 +60,9 @@ CREATE (:Decision {id: 'e4', title: 'Infinite', status: 'DECIDED', regretScore: 
 CREATE (:Decision {id: 'e5', title: 'A float of 2^60', status: 'DECIDED', regretScore: 1152921504606846976.0, executionGapDays: '7'})
 CREATE (:Decision {id: 'e6', title: 'Below the safe', status: 'DECIDED', regretScore: -9007199254740993, executionGapDays: -2147483649})
 CREATE (:Decision {id: 'e7', title: 'Two to the 60', status: 'DECIDED', regretScore: 1152921504606846976, executionGapDays: -2147483648})
+CREATE (:Decision {id: 'e8', title: '10000 UTC', status: 'DECIDED', decidedAt: datetime('9999-12-31T23:00:00-01:00')})
+CREATE (:Decision {id: 'e9', title: '0000 UTC', status: 'DECIDED', decidedAt: datetime('-0001-12-31T23:00:00-01:00')})
+CREATE (:Decision {id: 'e10', title: 'Last millisecond', status: 'DECIDED', decidedAt: datetime('9999-12-31T22:59:59.999-01:00')})
 `;
 
 /** The bad values and {@link EDGE_NUMBERS}. */

@@ -16,9 +16,15 @@ const { Date: Neo4jDate, DateTime, Duration } = neo4j.types;
  * ({@link constantsOf}); their names are no argument's.
  */
 const CONSTANTS = {
-  /** The first instant the wire format writes, and the first one after those: 0000 and 10000 UTC. */
-  firstInstant: new DateTime(0, 1, 1, 0, 0, 0, 0, 0),
-  afterLastInstant: new DateTime(10_000, 1, 1, 0, 0, 0, 0, 0),
+  /**
+   * The first instant the wire format writes, and the first one after those: 0000 and 10000 UTC,
+   * each written at the lowest offset, −18:00. Neo4j orders two DATETIMEs of one instant by their
+   * offsets, so at UTC `datetime('9999-12-31T23:00-01:00')` (10000 UTC) would compare below the
+   * bound after the last and `datetime('-0001-12-31T23:00-01:00')` (0000 UTC) below the first;
+   * at −18:00 every stored DATETIME of the same instant compares at or above either bound.
+   */
+  firstInstant: new DateTime(-1, 12, 31, 6, 0, 0, 0, -18 * 3600),
+  afterLastInstant: new DateTime(9_999, 12, 31, 6, 0, 0, 0, -18 * 3600),
   firstDate: new Neo4jDate(0, 1, 1),
   afterLastDate: new Neo4jDate(10_000, 1, 1),
   /** The earliest and the latest `DATETIME` Neo4j can hold: every stored instant lies between them. */

@@ -33,7 +33,7 @@ export async function readGraph(): Promise<StoredGraph> {
      RETURN elementId(n) AS key, [label IN labels(n) WHERE label IN $labels][0] AS label,
             [k IN keys(n) | CASE
                WHEN NOT n[k] IS :: ZONED DATETIME THEN [k, n[k]]
-               WHEN datetime('0000T00Z') <= n[k] < datetime('+10000T00Z') THEN [k, null, n[k].epochSeconds, n[k].nanosecond]
+               WHEN datetime('-0001-12-30T00Z') <= n[k] < datetime('+10000-01-02T00Z') THEN [k, null, n[k].epochSeconds, n[k].nanosecond]
                ELSE [k, null, 'beyond the years 0000-9999'] END] AS properties`,
     { labels: [...ELEMENT_TYPES] },
     { database: testDatabase },
