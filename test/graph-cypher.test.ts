@@ -46,12 +46,19 @@ describe("neighborhoods and paths compiled to Cypher, without a database (src/cy
     expect(some).to.include("MATCH (a1)-[rel1:ABOUT|OWNS]->(b1)");
   });
 
-  it("asks for all the shortest paths up to maxLength, from the node at hand to the target read by its id", () => {
+  it("finds the shortest length up to maxLength, then grows at most limit paths link by link along shortest routes", () => {
     const text = pathsOf("s", { type: "CUSTOMER", id: "c42", maxLength: 6, linkTypes: ["REQUESTED"] }, 3);
     expect(text).to.include("MATCH (t3:Customer {id: $id})");
-    expect(text).to.include("MATCH p3 = ALL SHORTEST (s)-[:REQUESTED]-{0,6}(t3)");
+    expect(text).to.include("MATCH p3 = SHORTEST 1 (s)-[:REQUESTED]-{0,6}(t3)");
+    expect(text).to.include(
+      "EXISTS { MATCH q3 = SHORTEST 1 (x3)-[:REQUESTED]-{1,5}(t3) WHERE length(q3) <= len3 - j3 }",
+    );
     expect(text).to.include("LIMIT $limit");
+    // No enumeration of every shortest path: the text's size does not grow with maxLength either.
+    expect(text).not.to.include("ALL SHORTEST");
     expect(text).not.to.include("c42");
+    const one = pathsOf("s", { type: "CUSTOMER", id: "c42", maxLength: 1 }, 3);
+    expect(one).not.to.include("EXISTS");
   });
 
   it("binds part 4's defaults for absent and null arguments, and never splices an id", async () => {
