@@ -158,10 +158,10 @@ describe("neighborhoods and paths (contract §7 part 4)", () => {
       let several = 0;
       let none = 0;
       for (const { type, id } of nodes) {
-        const data: { node: Record<string, unknown[]> } = { node: {} };
+        const data = { node: new Map<string, WirePath[]>() };
         for (const [i, target] of targets.entries()) {
           const answer = await ask(query, { type, id, targetType: target.type, target: target.id });
-          data.node[`p${String(i)}`] = answer.node.p;
+          data.node.set(`p${String(i)}`, answer.node.p);
         }
         const start = oracle.key(type, id);
         targets.forEach((target, i) => {
@@ -172,7 +172,7 @@ describe("neighborhoods and paths (contract §7 part 4)", () => {
           if (expected.length > 1) several++;
           if (expected.length === 0) none++;
           expect(
-            data.node[`p${String(i)}`].map(path),
+            data.node.get(`p${String(i)}`)?.map(path),
             `${type} ${id} → ${target.type} ${target.id}`,
           ).to.deep.equal(expected);
         });
