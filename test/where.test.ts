@@ -497,11 +497,14 @@ describe("where: any condition a data team writes (contract §7 part 3)", () => 
       const { body } = await service.graphql(`{
         z: decisions(where: {decidedAt: {eq: "2025-03-31T14:05:00.123Z"}}) { id }
         offset: decisions(where: {decidedAt: {eq: "2025-03-31T16:05:00.123999999+02:00"}}) { id }
+        hours: decisions(where: {decidedAt: {eq: "2025-03-31T11:05:00.123-03"}}) { id }
         bare: decisions(where: {decidedAt: {lt: "2025-03-31T00:00:00Z"}}) { id }
       }`);
       expect(body.errors).to.equal(undefined);
       expect(body.data.z.map((d: { id: string }) => d.id)).to.deep.equal(["d1", "d6", "d9"]);
       expect(body.data.offset).to.deep.equal(body.data.z);
+      // ISO 8601 also writes an offset of whole hours without its minutes.
+      expect(body.data.hours).to.deep.equal(body.data.z);
       // d8 is 2025-03-31T00:00:00Z written as 19:00-05:00 the day before: not before it.
       expect(body.data.bare.map((d: { id: string }) => d.id)).to.deep.equal(["d3"]);
     });

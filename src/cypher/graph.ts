@@ -2,9 +2,9 @@
 // of the request's query, read from the node at hand (`s`). Work is bounded by the answer, not by
 // the graph: the neighborhood walks layer by layer, keeps at most `limit + 1` nodes of a layer
 // (the nearest in the answer's order, a top-k over the layer's links), and reads the next layer
-// only while the layers read so far fit in `limit`; the paths grow link by link from the start, at
-// most `limit` of them, along shortest routes (`SHORTEST 1` searches). Names carry the field's number (`n`): a
-// subquery expression sees every variable of the query around it.
+// only while the layers read so far fit in `limit`; the paths grow link by link from the start,
+// at most `limit` of them, along shortest routes (`SHORTEST 1` searches). Names carry the field's
+// number (`n`): a subquery expression sees every variable of the query around it.
 import { LINK_TYPES, NODE_TYPES, labelOf } from "../domain/graph.js";
 import { indent, lines } from "./text.js";
 import { LIMITS } from "../contract.js";

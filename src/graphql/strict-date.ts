@@ -81,7 +81,8 @@ export const StrictDate = new GraphQLScalarType<Neo4jDate<number>, string>({
   },
 });
 
-const INSTANT = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|([+-])(\d{2}):(\d{2}))$/;
+/** ISO 8601's extended form with seconds; its offset `Z`, `±hh:mm` or `±hh` (whole hours). */
+const INSTANT = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|([+-])(\d{2})(?::(\d{2}))?)$/;
 
 /**
  * Why `value` is not a contract `DateTime` operand (§7 part 3: an ISO 8601 date and time with
@@ -89,7 +90,7 @@ const INSTANT = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|
  */
 export function instantProblem(value: string): string | undefined {
   const match = INSTANT.exec(value);
-  const form = `DateTime ${shown(value)} is not of the form YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm)`;
+  const form = `DateTime ${shown(value)} is not of the form YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm|±hh)`;
   if (match === null) return `${form}.`;
   const [, day = "", hours, minutes, seconds, , , , offsetHours, offsetMinutes] = match;
   const dayProblem = dateProblem(day);
