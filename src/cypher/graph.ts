@@ -77,9 +77,7 @@ export function neighborhoodOf(s: string, args: Readonly<Record<string, unknown>
   const types = relationshipTypes(args.linkTypes);
   const id = String(n);
   // The start, named apart: the subquery's own clauses carry it from one to the next.
-  const start = `s${id}`;
-  const m = `m${id}`;
-  const a = `a${id}`;
+  const [start, m, a] = named(id, "s", "m", "a");
   const layer = (k: number) => `l${String(k)}_${id}`;
   const order = `ORDER BY ${nodeRank(m)}, ${m}.id`;
   const allowed = allowedNode(m, args.nodeTypes);
@@ -117,10 +115,7 @@ export function neighborhoodOf(s: string, args: Readonly<Record<string, unknown>
     );
     layers.push(layer(k));
   }
-  const reached = `r${id}`;
-  const nodes = `nodes${id}`;
-  const [b, t] = [`b${id}`, `t${id}`];
-  const links = `links${id}`;
+  const [reached, nodes, b, t, links] = named(id, "r", "nodes", "b", "t", "links");
   const all = `[${start}] + [x IN ${nodes} | x.node]`;
   return lines(
     "COLLECT {",
@@ -147,6 +142,11 @@ export function neighborhoodOf(s: string, args: Readonly<Record<string, unknown>
   );
 }
 
+/** Each of `bases` followed by `id`: a subquery's own variable names, apart from its siblings'. */
+function named<const T extends readonly string[]>(id: string, ...bases: T): { [K in keyof T]: string } {
+  return bases.map((base) => `${base}${id}`) as { [K in keyof T]: string };
+}
+
 /**
  * The shortest paths from node `s` to the node `type` + `$id` (contract §7 part 4), as a list of
  * `{length, nodes, links}` maps in order of their nodes' (`NodeType`, `id`) sequence. Reads `$id`
@@ -165,21 +165,9 @@ export function pathsOf(s: string, args: Readonly<Record<string, unknown>>, n: n
   const maxLength = Math.min(range.max, Math.max(range.min, integer(args.maxLength, range.default)));
   const id = String(n);
   const types = relationshipTypes(args.linkTypes);
-  const [target, length, path, search, done] = [`t${id}`, `len${id}`, `p${id}`, `q${id}`, `done${id}`];
-  const [paths, step, k, pre, a, r, x, type, out, ns, ls, i] = [
-    `qs${id}`,
-    `j${id}`,
-    `k${id}`,
-    `pre${id}`,
-    `a${id}`,
-    `r${id}`,
-    `x${id}`,
-    `ty${id}`,
-    `out${id}`,
-    `ns${id}`,
-    `ls${id}`,
-    `i${id}`,
-  ];
+  const [target, length, path, search, done] = named(id, "t", "len", "p", "q", "done");
+  const [paths, step, k, pre, a, r, x] = named(id, "qs", "j", "k", "pre", "a", "r", "x");
+  const [type, out, ns, ls, i] = named(id, "ty", "out", "ns", "ls", "i");
   // On a shortest route: the target, or `L − j` links or fewer from it (never fewer: the path is shortest).
   const onRoute =
     maxLength === 1

@@ -18,9 +18,6 @@ export interface AdmissionContext {
   admitted?: () => void;
 }
 
-/** Seconds a refused caller should wait: an execution slot frees within about that. */
-const RETRY_AFTER_BUSY_SECONDS = RETRY_AFTER_SECONDS.busy;
-
 /**
  * The last stage before execution (contract §12): waits for execution slots (as many as the
  * estimated cost takes), or refuses with `429 concurrency_limited` (the key's cap) or
@@ -69,24 +66,24 @@ export function planningRefusal({ queueTimeoutMs, late }: PlanningRefused): ApiE
   return new ApiError(
     "service_unavailable",
     late
-      ? `This instance is planning new queries slowly right now: this one would not be answered within its deadline. Try again in ${String(RETRY_AFTER_BUSY_SECONDS)} s.`
-      : `This instance is planning as many new queries as it can at once and could not start planning this one within ${String(queueTimeoutMs)} ms. Try again in ${String(RETRY_AFTER_BUSY_SECONDS)} s.`,
-    { "Retry-After": String(RETRY_AFTER_BUSY_SECONDS) },
+      ? `This instance is planning new queries slowly right now: this one would not be answered within its deadline. Try again in ${String(RETRY_AFTER_SECONDS.busy)} s.`
+      : `This instance is planning as many new queries as it can at once and could not start planning this one within ${String(queueTimeoutMs)} ms. Try again in ${String(RETRY_AFTER_SECONDS.busy)} s.`,
+    { "Retry-After": String(RETRY_AFTER_SECONDS.busy) },
   );
 }
 
 function refusal({ busy }: AdmissionRefused, admission: Admission): ApiError {
-  const retryAfter = { "Retry-After": String(RETRY_AFTER_BUSY_SECONDS) };
+  const retryAfter = { "Retry-After": String(RETRY_AFTER_SECONDS.busy) };
   const { perKey, queueTimeoutMs } = admission.settings;
   return busy === "key_busy"
     ? new ApiError(
         "concurrency_limited",
-        `This API key already has ${perKey} requests executing, the most allowed at once. Try again in ${RETRY_AFTER_BUSY_SECONDS} s.`,
+        `This API key already has ${perKey} requests executing, the most allowed at once. Try again in ${RETRY_AFTER_SECONDS.busy} s.`,
         retryAfter,
       )
     : new ApiError(
         "service_unavailable",
-        `This instance is at its limit of queries in flight and could not start this one within ${queueTimeoutMs} ms. Try again in ${RETRY_AFTER_BUSY_SECONDS} s.`,
+        `This instance is at its limit of queries in flight and could not start this one within ${queueTimeoutMs} ms. Try again in ${RETRY_AFTER_SECONDS.busy} s.`,
         retryAfter,
       );
 }
