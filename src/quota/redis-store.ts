@@ -2,7 +2,7 @@ import type { RedisClient } from "../redis/connection.js";
 import type { QuotaStore, QuotaWindow } from "./policy.js";
 
 /**
- * The admission script, shared with the REST surface (README, "Quotas"). KEYS are one counter
+ * The admission script, shared with the REST surface (docs/keys-and-quotas.md, "Quotas"). KEYS are one counter
  * per window; ARGV[i] is window i's limit and ARGV[n + i] the Unix time (s) when its counter may
  * expire. Either every counter is below its limit and each is incremented, or nothing changes.
  * Returns { admitted (1|0), count 1, …, count n }: the counts after the request.
