@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { encodeCursor } from "../src/cypher/cursor.js";
+import { byCodePoint } from "./support/code-points.js";
 import { ingest, loadFixtures } from "./support/fixtures.js";
 import { startService, type RunningService } from "./support/service.js";
 import { testDatabase, testDriver } from "./support/test-neo4j.js";
@@ -44,14 +45,6 @@ function rawRead(v: string, property: string, kind: Kind): string {
     case "date":
       return `CASE WHEN ${x} IS :: DATE THEN toString(${x}) END`;
   }
-}
-
-/** Texts compare by Unicode code point (contract §7: Neo4j 5.26's order for stored strings). */
-function byCodePoint(a: string, b: string): number {
-  const x = Array.from(a, (c) => c.codePointAt(0) ?? 0);
-  const y = Array.from(b, (c) => c.codePointAt(0) ?? 0);
-  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return (x[i] ?? 0) - (y[i] ?? 0);
-  return x.length - y.length;
 }
 
 function compareKeys(a: Key, b: Key): number {

@@ -65,10 +65,22 @@ CREATE (:Decision {id: 'e9', title: '0000 UTC', status: 'DECIDED', decidedAt: da
 CREATE (:Decision {id: 'e10', title: 'Last millisecond', status: 'DECIDED', decidedAt: datetime('9999-12-31T22:59:59.999-01:00')})
 `;
 
-/** The bad values and {@link EDGE_NUMBERS}. */
-async function loadBadValuesAndEdgeNumbers(): Promise<void> {
+/**
+ * A decision of two deciders whose ids order one way by code point (Neo4j's order of stored
+ * strings, contract §7: U+E000 before U+1F600) and the other by UTF-16 code unit (JavaScript's
+ * `<`): §7 serves `e\uE000`, of team Data.
+ */
+const EDGE_TEXTS = `
+CREATE (d:Decision {id: 'e11', title: 'Two deciders', status: 'DECIDED'})
+CREATE (d)-[:DECIDED_BY]->(:Person {id: $low, name: 'Private use', team: 'Data'})
+CREATE (d)-[:DECIDED_BY]->(:Person {id: $high, name: 'Emoji', team: 'Ops'})
+`;
+
+/** The bad values, {@link EDGE_NUMBERS} and {@link EDGE_TEXTS}. */
+async function loadBadValuesAndEdges(): Promise<void> {
   await loadBadValues();
   await ingest(EDGE_NUMBERS);
+  await ingest(EDGE_TEXTS, { low: "e\uE000", high: "e\u{1F600}" });
 }
 
 /** An instant's epoch milliseconds as an operand: `Z`, or the same instant at +02:00 with nine digits. */
@@ -201,7 +213,7 @@ describe("where: any condition a data team writes (contract §7 part 3)", () => 
 
   for (const [graph, load, fields] of [
     ["the ingest-style fixture", loadFixtures, OPERATOR_FIELDS],
-    ["a graph with bad stored values", loadBadValuesAndEdgeNumbers, BAD_VALUE_FIELDS],
+    ["a graph with bad stored values", loadBadValuesAndEdges, BAD_VALUE_FIELDS],
   ] as const) {
     describe(`on ${graph}`, () => {
       let oracle: WhereOracle;

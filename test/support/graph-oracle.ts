@@ -3,6 +3,7 @@
 // plain breadth-first search and an enumeration of every shortest path, as the contract words
 // them, independently of src/cypher/.
 import { LINK_TYPES, NODE_TYPES } from "../../src/domain/graph.js";
+import { byCodePoint } from "./code-points.js";
 import type { StoredGraph, StoredNode } from "./where-oracle.js";
 
 export interface OracleLink {
@@ -33,7 +34,8 @@ const linkRank = (type: string) => LINK_TYPES.indexOf(type as (typeof LINK_TYPES
 
 /** Neo4j's order of ids: numbers before strings (ids are strings here, but the ingest may differ). */
 function compareIds(a: unknown, b: unknown): number {
-  if (typeof a === typeof b) return a === b ? 0 : (a as string) < (b as string) ? -1 : 1;
+  if (typeof a === "string" && typeof b === "string") return byCodePoint(a, b);
+  if (typeof a === typeof b) return a === b ? 0 : (a as number) < (b as number) ? -1 : 1;
   return typeof a === "number" ? -1 : 1;
 }
 

@@ -3,6 +3,7 @@
 // and each `…Where` evaluated over it as the contract words it, independently of src/cypher/.
 import { isDate, isInt } from "neo4j-driver";
 import { DOMAIN, ELEMENT_TYPES, propertyType, type ElementType, type Link } from "../../src/domain/table.js";
+import { byCodePoint } from "./code-points.js";
 import { testDatabase, testDriver } from "./test-neo4j.js";
 
 /** A stored node: its label, its properties as the driver reads them, and an instant's epoch parts. */
@@ -128,14 +129,9 @@ function operand(type: string, value: unknown): unknown {
   return parsed;
 }
 
+/** Stored values in Neo4j's order: texts by code point, numbers (instants as milliseconds) by value. */
 const compare = (a: unknown, b: unknown): number =>
-  typeof a === "string" && typeof b === "string"
-    ? a < b
-      ? -1
-      : a > b
-        ? 1
-        : 0
-    : (a as number) - (b as number);
+  typeof a === "string" && typeof b === "string" ? byCodePoint(a, b) : (a as number) - (b as number);
 
 function filterHolds(value: unknown, type: string, filter: Record<string, unknown>): boolean {
   return Object.entries(filter).every(([operator, given]) => {
