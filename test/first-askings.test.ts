@@ -122,6 +122,37 @@ describe("first askings admitted like work (issue 32, contract §12)", () => {
     expect(gate.load).to.deep.equal({ units: 0, queued: 0 });
   });
 
+  it("grants room to the waiting text whose key has the fewest new texts in flight, the oldest among equals, never passing over one that does not fit yet", async () => {
+    const gate = new FirstAskings({ ...settings, queueLength: 4 });
+    const order: string[] = [];
+    const asked = (name: string, key: string, subqueries = 0) =>
+      gate.admit(text(name, subqueries), undefined, key).then((release) => {
+        order.push(name);
+        return release;
+      });
+    // Key A's large text holds all four units; A queues two more, then key B one.
+    const held = await asked("a0", "A", 3);
+    const waiting = [asked("a1", "A"), asked("a2", "A"), asked("b1", "B")];
+    held();
+    const granted = await Promise.all(waiting);
+    // With a0 given back, A and B have none in flight: a1, the oldest; then B's, before A's second.
+    expect(order).to.deep.equal(["a0", "a1", "b1", "a2"]);
+    for (const release of granted) release();
+
+    // A text that does not fit yet is not passed over by a smaller one behind it.
+    order.length = 0;
+    const small = await asked("c0", "C");
+    const large = asked("d0", "D", 3);
+    const after = asked("e0", "E");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(order).to.deep.equal(["c0"]);
+    small();
+    (await large)();
+    (await after)();
+    expect(order).to.deep.equal(["c0", "d0", "e0"]);
+    expect(gate.load).to.deep.equal({ units: 0, queued: 0 });
+  });
+
   it("refuses a new text at once when the queue is full, and after the queue's timeout", async () => {
     const gate = new FirstAskings(settings);
     const held = await gate.admit(text("a", 10));
@@ -349,5 +380,42 @@ describe("a document whose combination Neo4j is planning in the background (src/
     expect(await outcome).to.equal("503 The caller hung up before the request's query was sent to Neo4j.");
     expect(performance.now() - started).to.be.below(2_000);
     expect(sent).to.deep.equal([]);
+  });
+});
+
+describe("new statements of several keys through their requests' runners (src/neo4j/runner.ts)", function () {
+  this.timeout(30_000);
+
+  it("gives planning room to the request whose key has the fewest new statements in flight: a busy key's statement waits behind another key's", async () => {
+    const firstAskings = new FirstAskings({ ...settings, queueTimeoutMs: 10_000 });
+    // Key A holds the four units with two new statements of its own.
+    const held = [
+      await firstAskings.admit(text("h", 1), undefined, "A"),
+      await firstAskings.admit(text("i", 1), undefined, "A"),
+    ];
+    const sent: string[] = [];
+    const runnerOf = (keyId: string) =>
+      queryRunner(
+        testDriver(),
+        {
+          database: testDatabase,
+          timeoutMs: 10_000,
+          observe: () => undefined,
+          firstAskings,
+          answered: (answered) => sent.push(answered),
+        },
+        { keyId },
+      );
+    // Each takes two units, as A's do. A asks first, then B.
+    const statement = (name: string) => `CYPHER 5 UNWIND [1] AS ${name} RETURN COLLECT { RETURN 1 } AS p`;
+    const [fromA, fromB] = [statement("a"), statement("b")];
+    const asked = [runnerOf("A").run(fromA), runnerOf("B").run(fromB)];
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(firstAskings.load).to.deep.equal({ units: 4, queued: 2 });
+    // Two units free while A still has one in flight: B's statement goes first, A's once B's is answered.
+    held[0]?.();
+    await Promise.all(asked);
+    held[1]?.();
+    expect(sent).to.deep.equal([fromB, fromA]);
   });
 });

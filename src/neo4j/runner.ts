@@ -85,6 +85,7 @@ export function queryRunner(
   const deadline: Deadline = {
     at: since + settings.timeoutMs + DEADLINE_MARGIN_MS,
     settings,
+    keyId: metadata.keyId ?? "",
     ...(gone !== undefined && { gone }),
   };
   const runOne = autoCommit(driver, deadline, metadata);
@@ -319,10 +320,14 @@ function planCombination(
   });
 }
 
-/** A request's deadline (`performance.now()` time), its runner's settings, and whether its caller is gone. */
+/**
+ * A request's deadline (`performance.now()` time), its runner's settings, whether its caller is
+ * gone, and its key (whose new statements take turns with other keys' for planning room).
+ */
 interface Deadline {
   at: number;
   settings: RunnerSettings;
+  keyId: string;
   /** Aborted once the request's response is over: its caller hung up, if no query has been sent. */
   gone?: AbortSignal;
 }
@@ -450,6 +455,7 @@ async function planningRoom(
     release = await firstAskings.admit(
       text,
       gone === undefined ? expired.signal : AbortSignal.any([expired.signal, gone]),
+      deadline.keyId,
     );
   } catch (error) {
     if (expired.signal.aborted) throw noTimeLeft(deadline);

@@ -58,6 +58,7 @@ export function planningUnits(text: string): number {
 const RECENT_PACES = 8;
 
 interface Waiter {
+  keyId: string;
   units: number;
   grant: () => void;
   refuse: () => void;
@@ -67,9 +68,12 @@ interface Waiter {
 /**
  * The texts Neo4j has planned, as far as this instance knows (those it answered since the plan
  * caches were last emptied), and the room new texts take while Neo4j plans them. A known text is
- * admitted at once; a new one when its units fit beside the new texts in flight, else it waits
- * (first come, first served) up to the queue's timeout. Every operation costs O(texts waiting),
- * which the queue's length bounds.
+ * admitted at once; a new one when its units fit beside the new texts in flight, else it waits up
+ * to the queue's timeout. As room frees, the waiting text whose key has the fewest new texts in
+ * flight goes next (the oldest among equals), so that a key sending new shapes as fast as it can
+ * does not make another key's new question wait behind all of its own (contract §12, like the
+ * execution slots of admission.ts). Every operation costs O(texts waiting), which the queue's
+ * length bounds.
  */
 export class FirstAskings {
   private readonly planned: LRUCache<string, true>;
@@ -78,6 +82,8 @@ export class FirstAskings {
   /** Whether a text is being planned in the background ({@link planInBackground}). */
   private inBackground = false;
   private inFlight = 0;
+  /** New texts in flight per key (granted room, not yet given back). */
+  private readonly perKey = new Map<string, number>();
   /**
    * New texts being asked for the first time, each settled once its query is answered or fails:
    * the same text asked meanwhile waits for that instead of being planned again beside it.
@@ -209,11 +215,12 @@ export class FirstAskings {
 
   /**
    * Resolves once `text` may be sent: at once when Neo4j has planned it, else when planning room
-   * is free. Rejects with {@link PlanningRefused} when the queue is full or the wait is over, or
-   * `cancel` aborted (the caller is gone, or its deadline passed), also while it waits for another
-   * request's asking of the same text.
+   * is free (for key `keyId`'s request: see {@link FirstAskings}). Rejects with
+   * {@link PlanningRefused} when the queue is full or the wait is over, or `cancel` aborted (the
+   * caller is gone, or its deadline passed), also while it waits for another request's asking of
+   * the same text.
    */
-  admit(text: string, cancel?: AbortSignal): Promise<PlanningRelease> {
+  admit(text: string, cancel?: AbortSignal, keyId = ""): Promise<PlanningRelease> {
     if (this.planned.has(text)) return Promise.resolve(() => undefined);
     // Asked already and not answered yet: wait for that asking, then pass as planned (or, if it
     // failed, be admitted like any new text). Dashboards send the same new document from every
@@ -221,23 +228,24 @@ export class FirstAskings {
     const asking = this.asking.get(text);
     if (asking !== undefined)
       return settledUnlessCancelled(asking.settled, cancel, this.settings.queueTimeoutMs).then(() =>
-        this.admit(text, cancel),
+        this.admit(text, cancel, keyId),
       );
     const units = Math.min(planningUnits(text), this.settings.units);
     if (this.queue.length === 0 && this.inFlight + units <= this.settings.units) {
       this.askingOf(text);
-      return Promise.resolve(this.start(units));
+      return Promise.resolve(this.start(units, keyId));
     }
     if (this.queue.length >= this.settings.queueLength || cancel?.aborted === true)
       return Promise.reject(new PlanningRefused(this.settings.queueTimeoutMs));
     return new Promise<PlanningRelease>((resolve, reject) => {
       const waiter: Waiter = {
+        keyId,
         units,
         grant: () => {
           clearTimeout(waiter.timer);
           cancel?.removeEventListener("abort", waiter.refuse);
           this.askingOf(text);
-          resolve(this.start(units));
+          resolve(this.start(units, keyId));
         },
         refuse: () => {
           clearTimeout(waiter.timer);
@@ -271,23 +279,40 @@ export class FirstAskings {
     this.asking.set(text, { settled, settle, waiting: 0 });
   }
 
-  private start(units: number): PlanningRelease {
+  private start(units: number, keyId: string): PlanningRelease {
     this.inFlight += units;
+    this.perKey.set(keyId, (this.perKey.get(keyId) ?? 0) + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.inFlight -= units;
+      const held = (this.perKey.get(keyId) ?? 0) - 1;
+      if (held > 0) this.perKey.set(keyId, held);
+      else this.perKey.delete(keyId);
       this.next();
     };
   }
 
-  /** Grants the waiters at the head of the queue whose units fit, in order. */
+  /**
+   * Grants waiting texts while the next one's units fit: the next is the one whose key has the
+   * fewest new texts in flight, the oldest among equals. One that does not fit yet waits for room,
+   * and the rest behind it, so that a large text is not passed over until its timeout.
+   */
   private next(): void {
-    for (let head = this.queue[0]; head !== undefined; head = this.queue[0]) {
-      if (this.inFlight + head.units > this.settings.units) return;
-      this.queue.shift();
-      head.grant();
+    for (;;) {
+      let chosen: Waiter | undefined;
+      let fewest = Infinity;
+      for (const waiter of this.queue) {
+        const held = this.perKey.get(waiter.keyId) ?? 0;
+        if (held < fewest) {
+          fewest = held;
+          chosen = waiter;
+        }
+      }
+      if (chosen === undefined || this.inFlight + chosen.units > this.settings.units) return;
+      this.queue.splice(this.queue.indexOf(chosen), 1);
+      chosen.grant();
     }
   }
 }
