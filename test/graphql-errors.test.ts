@@ -55,6 +55,43 @@ describe("GraphQL request errors on the wire", () => {
     }
   });
 
+  it("refuses a Float literal past the largest finite double as its variable is, and takes the largest", async () => {
+    const past = (value: string) =>
+      `Float cannot represent ${value}: it is past the largest finite Float (about 1.8e308).`;
+    for (const [literal, where] of [
+      ["1e309", "decisionsConnection(regretScoreMin: 1e309)"],
+      ["-1e309", "decisionsConnection(where: { regretScore: { lt: -1e309 } })"],
+      [
+        `1${"0".repeat(309)}`,
+        `decisionsConnection(where: { regretScore: { in: [0.5, 1${"0".repeat(309)}] } })`,
+      ],
+    ]) {
+      const { status, body } = await service.graphql(`{ ${where} { totalCount } }`);
+      expect(status, literal).to.equal(422);
+      expect(body.errors.map((e: { message: string }) => e.message)).to.deep.equal([past(literal)]);
+      expect(body.errors[0].extensions.code).to.equal("validation_failed");
+    }
+    const defaulted = await service.graphql(
+      "query ($x: Float = 2e308) { decisions(regretScoreMin: $x) { id } }",
+    );
+    expect(defaulted.status).to.equal(422);
+    expect(defaulted.body.errors[0].message).to.equal(past("2e308"));
+    // JSON's 1e309 parses as Infinity (JSON.stringify would write null): the body is written by hand.
+    const variable = await service.request("/api/v1/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"query": "query ($x: Float) { decisions(regretScoreMin: $x) { id } }", "variables": {"x": 1e309}}',
+    });
+    expect(variable.status).to.equal(422);
+    expect(variable.body.errors[0].extensions.code).to.equal("validation_failed");
+    // The largest finite double, and an Int literal past 32 bits where a Float is read, are served.
+    const largest = await service.graphql(
+      "{ a: decisionsConnection(regretScoreMin: 1.7976931348623157e308) { totalCount } b: decisionsConnection(regretScoreMin: 4294967296) { totalCount } }",
+    );
+    expect(largest.status).to.equal(200);
+    expect(withoutCost(largest.body)).to.deep.equal({ data: { a: { totalCount: 0 }, b: { totalCount: 0 } } });
+  });
+
   it("reports every validation error of a document, each with its code", async () => {
     const { status, body } = await service.graphql("{ topics { nope } people { alsoNope } }");
     expect(status).to.equal(422);

@@ -185,10 +185,12 @@ describe("request body checks on the wire", () => {
   });
 
   it("refuses a charset other than UTF-8 with 415 and bytes that are not UTF-8 with invalid_json", async () => {
-    expectError(
-      await post('{"query":"{ __typename }"}', { "content-type": "application/json; charset=latin1" }),
-      415,
-      "unsupported_media_type",
+    const latin1 = await post('{"query":"{ __typename }"}', {
+      "content-type": "application/json; charset=latin1",
+    });
+    expectError(latin1, 415, "unsupported_media_type");
+    expect(latin1.body.errors[0].message).to.equal(
+      'Send the request body in UTF-8: Content-Type: application/json with no charset, or charset=utf-8 (it says charset="latin1").',
     );
     const notUtf8 = Buffer.concat([
       Buffer.from('{"query":"{ __typename }","x":"'),
@@ -267,14 +269,22 @@ describe("request body checks on the wire", () => {
     }
   });
 
-  for (const [name, headers] of [
-    ["no Content-Type", {}],
-    ["text/plain", { "content-type": "text/plain" }],
-    ["application/graphql", { "content-type": "application/graphql" }],
-    ["an unsupported Content-Encoding", { "content-type": "application/json", "content-encoding": "zstd" }],
+  // Each message names what to fix: the type, or (the type right) the coding.
+  const toJson = "Send the request body as Content-Type: application/json.";
+  for (const [name, headers, message] of [
+    ["no Content-Type", {}, toJson],
+    ["text/plain", { "content-type": "text/plain" }, toJson],
+    ["application/graphql", { "content-type": "application/graphql" }, toJson],
+    [
+      "an unsupported Content-Encoding",
+      { "content-type": "application/json", "content-encoding": "zstd" },
+      'Send the request body with no Content-Encoding, or gzip, deflate or br (it says "zstd").',
+    ],
   ] as const) {
     it(`refuses ${name} with 415`, async () => {
-      expectError(await post('{"query":"{ __typename }"}', headers), 415, "unsupported_media_type");
+      const refused = await post('{"query":"{ __typename }"}', headers);
+      expectError(refused, 415, "unsupported_media_type");
+      expect(refused.body.errors[0].message).to.equal(message);
     });
   }
 

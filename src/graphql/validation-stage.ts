@@ -10,6 +10,7 @@ import {
 } from "graphql";
 import { DocumentRefused, isErrorCode, type Refusal } from "../errors/catalogue.js";
 import type { GraphQLRequest } from "../http/request-body.js";
+import { FiniteFloatRule } from "./finite-float.js";
 import { KnownOperationTypeRule } from "./known-operation-type.js";
 import { count, LIMITS } from "../contract.js";
 import { sha256Hex } from "../documents/document-hash.js";
@@ -30,6 +31,7 @@ const FIRST_PASS = [
   ...queryShapeRules,
   ...specifiedRules.filter((rule) => rule !== OverlappingFieldsCanBeMergedRule),
   KnownOperationTypeRule,
+  FiniteFloatRule,
 ];
 
 /**

@@ -36,28 +36,42 @@ const contentCoding = (req: Request) => (req.get("content-encoding") ?? "identit
 
 const CHARSET_PARAMETER = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 
-/** The body is JSON in UTF-8: no charset parameter, or `utf-8` (RFC 8259 allows nothing else). */
-const isUtf8 = (req: Request) => {
+/** The charset the body declares when it is not UTF-8 (RFC 8259 allows nothing else), else undefined. */
+const otherCharset = (req: Request) => {
   const charset = CHARSET_PARAMETER.exec(req.get("content-type") ?? "")?.[1];
-  return charset === undefined || /^utf-?8$/i.test(charset);
+  return charset === undefined || /^utf-?8$/i.test(charset) ? undefined : charset;
 };
 
+/** Characters of a header value a 415's message repeats: enough to recognise it. */
+const QUOTED_HEADER_CHARACTERS = 40;
+const quoted = (value: string) => JSON.stringify(value.slice(0, QUOTED_HEADER_CHARACTERS));
+
 /**
- * 415 unless the body is declared `application/json` in UTF-8 and a coding the contract accepts.
- * The header alone decides: a request that announces no body (no `Content-Length`, no
- * `Transfer-Encoding`: `curl -X POST` without `-d`) is an empty body, `invalid_json` after this
- * (Express's `req.is` would say it has no type at all).
+ * 415 unless the body is declared `application/json` in UTF-8 and a coding the contract accepts,
+ * its message naming which of the three is wrong. The header alone decides: a request that
+ * announces no body (no `Content-Length`, no `Transfer-Encoding`: `curl -X POST` without `-d`) is
+ * an empty body, `invalid_json` after this (Express's `req.is` would say it has no type at all).
  */
 export const requireJsonBody: RequestHandler = (req, _res, next) => {
-  if (
-    typeis.is(req.get("content-type") ?? "", ["application/json"]) !== "application/json" ||
-    !isUtf8(req) ||
-    !ACCEPTED_ENCODINGS.has(contentCoding(req))
-  ) {
+  const charset = otherCharset(req);
+  const coding = contentCoding(req);
+  if (typeis.is(req.get("content-type") ?? "", ["application/json"]) !== "application/json")
     next(new ApiError("unsupported_media_type"));
-    return;
-  }
-  next();
+  else if (charset !== undefined)
+    next(
+      new ApiError(
+        "unsupported_media_type",
+        `Send the request body in UTF-8: Content-Type: application/json with no charset, or charset=utf-8 (it says charset=${quoted(charset)}).`,
+      ),
+    );
+  else if (!ACCEPTED_ENCODINGS.has(coding))
+    next(
+      new ApiError(
+        "unsupported_media_type",
+        `Send the request body with no Content-Encoding, or gzip, deflate or br (it says ${quoted(coding)}).`,
+      ),
+    );
+  else next();
 };
 
 /**
