@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -68,6 +69,53 @@ describe("API keys on the wire", () => {
       expectUnauthorized(await post(header));
     });
   }
+
+  it("refuses two Authorization headers with 401, even when the first holds a valid key", async () => {
+    // fetch folds repeated headers into one; node:http sends each raw header pair as its own line.
+    const sent = (authorization: string[]) =>
+      new Promise<{ status: number; challenge: unknown; body: { errors: { message: string }[] } }>(
+        (resolve, reject) => {
+          const req = request(
+            `${service.url}/api/v1/graphql`,
+            {
+              method: "POST",
+              // Raw pairs: Node adds no Host of its own then.
+              headers: [
+                "host",
+                new URL(service.url).host,
+                "content-type",
+                "application/json",
+                ...authorization.flatMap((value) => ["authorization", value]),
+              ],
+            },
+            (res) => {
+              let text = "";
+              res.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+              res.on("end", () => {
+                resolve({
+                  status: res.statusCode ?? 0,
+                  challenge: res.headers["www-authenticate"],
+                  body: JSON.parse(text) as { errors: { message: string }[] },
+                });
+              });
+            },
+          );
+          req.on("error", reject);
+          req.end(QUERY);
+        },
+      );
+    const valid = `Bearer ${service.key}`;
+    for (const headers of [
+      [valid, "Bearer nope"],
+      [valid, valid],
+    ]) {
+      const refused = await sent(headers);
+      expect(refused.status).to.equal(401);
+      expect(refused.challenge).to.equal(CHALLENGE);
+      expect(refused.body.errors[0]?.message).to.equal("Send one Authorization header; this request has 2.");
+    }
+    expect((await sent([valid])).status).to.equal(200);
+  });
 
   it("refuses a revoked key with 401", async () => {
     const { key, record } = await service.keys.create("to revoke", ["read"]);

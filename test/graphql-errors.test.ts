@@ -65,7 +65,7 @@ describe("GraphQL request errors on the wire", () => {
         `1${"0".repeat(309)}`,
         `decisionsConnection(where: { regretScore: { in: [0.5, 1${"0".repeat(309)}] } })`,
       ],
-    ]) {
+    ] as const) {
       const { status, body } = await service.graphql(`{ ${where} { totalCount } }`);
       expect(status, literal).to.equal(422);
       expect(body.errors.map((e: { message: string }) => e.message)).to.deep.equal([past(literal)]);

@@ -25,7 +25,8 @@ interface CachedLookup {
 
 /**
  * Decides from the `Authorization` header alone whether a request may proceed (contract §4):
- * 401 for no, malformed, unknown or revoked keys, 403 without the `read` scope. Lookups, found
+ * 401 for no, malformed, unknown or revoked keys (and for two headers: which one a proxy in
+ * front read is anyone's guess), 403 without the `read` scope. Lookups, found
  * or not, are cached for at most `cacheTtlMs` (≤ 60 s), so a revoked key stops working within it,
  * and a change to a key's trusted documents takes effect within it.
  */
@@ -38,8 +39,14 @@ export class Authenticator {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async authenticate(authorization: string | undefined): Promise<Caller> {
-    const token = bearerToken(authorization);
+  async authenticate(authorization: string | readonly string[] | undefined): Promise<Caller> {
+    if (typeof authorization !== "string" && authorization !== undefined && authorization.length > 1)
+      throw new ApiError(
+        "unauthorized",
+        `Send one Authorization header; this request has ${String(authorization.length)}.`,
+        UNAUTHORIZED_CHALLENGE,
+      );
+    const token = bearerToken(typeof authorization === "string" ? authorization : authorization?.[0]);
     if (token === undefined) throw new ApiError("unauthorized", undefined, UNAUTHORIZED_CHALLENGE);
     const hash = hashApiKey(token);
     const key = await this.lookUp(hash);

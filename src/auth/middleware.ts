@@ -7,7 +7,8 @@ import type { Authenticator } from "./authenticate.js";
  */
 export function requireApiKey(authenticator: Authenticator): RequestHandler {
   return (req, res, next) => {
-    authenticator.authenticate(req.get("authorization")).then(
+    // Every Authorization header sent: Node keeps only the first in `req.headers`.
+    authenticator.authenticate(req.headersDistinct.authorization).then(
       (caller) => {
         res.locals.caller = caller;
         next();
