@@ -240,7 +240,8 @@ describe("values the ingest stored wrong (contract §3, field errors)", function
 
 /**
  * Numbers the schema cannot serve, written as the ingest might (plain Cypher per §8): a NaN and an
- * infinity or an integer beyond 2^53 in a `Float`, an `Int` beyond 32 bits or not whole. Like any
+ * infinity or an integer beyond 2^53 in a `Float`, an `Int` beyond 32 bits or not whole, numbers
+ * written as text. Like any
  * value §3 reports, each is absent to the lists: statistics leave it out, a lower bound does not
  * keep it (as a `where` does not), and an order puts it last. Whole floats beyond 2^53 are
  * servable and page exactly.
@@ -256,7 +257,8 @@ describe("numbers the ingest stored beyond what the schema serves", function () 
       CREATE (:Decision {id: 'c', title: 'C', status: 'DECIDED', regretScore: 1e19, executionGapDays: 9223372036854775807})
       CREATE (:Decision {id: 'd', title: 'D', status: 'DECIDED', regretScore: 1e19, executionGapDays: 1})
       CREATE (:Decision {id: 'e', title: 'E', status: 'DECIDED', regretScore: 0.4, executionGapDays: 4.0})
-      CREATE (:Decision {id: 'f', title: 'F', status: 'DECIDED', regretScore: 9007199254740993, executionGapDays: -2147483648})`);
+      CREATE (:Decision {id: 'f', title: 'F', status: 'DECIDED', regretScore: 9007199254740993, executionGapDays: -2147483648})
+      CREATE (:Decision {id: 'g', title: 'G', status: 'DECIDED', regretScore: '0.5', executionGapDays: '7'})`);
     service = await startService();
   });
   after(async function () {
@@ -271,6 +273,41 @@ describe("numbers the ingest stored beyond what the schema serves", function () 
   };
   const ids = (rows: { id: string }[]) => rows.map((row) => row.id);
 
+  it("serves none of them: each is a field error at its path, the valid values beside it served", async function () {
+    const { status, body } = await service.graphql(
+      "{ decisions(orderBy: {field: TITLE, direction: ASC}) { id regretScore executionGapDays } }",
+    );
+    expect(status).to.equal(200);
+    expect(body.data.decisions).to.deep.equal([
+      { id: "a", regretScore: null, executionGapDays: null },
+      { id: "b", regretScore: null, executionGapDays: null },
+      { id: "c", regretScore: 1e19, executionGapDays: null },
+      { id: "d", regretScore: 1e19, executionGapDays: 1 },
+      { id: "e", regretScore: 0.4, executionGapDays: 4 },
+      { id: "f", regretScore: null, executionGapDays: -2147483648 },
+      { id: "g", regretScore: null, executionGapDays: null },
+    ]);
+    const errors = body.errors as {
+      path: (string | number)[];
+      message: string;
+      extensions: { code: string };
+    }[];
+    expect(errors.map((error) => error.path.join(".")).sort()).to.deep.equal([
+      "decisions.0.executionGapDays",
+      "decisions.0.regretScore",
+      "decisions.1.executionGapDays",
+      "decisions.1.regretScore",
+      "decisions.2.executionGapDays",
+      "decisions.5.regretScore",
+      "decisions.6.executionGapDays",
+      "decisions.6.regretScore",
+    ]);
+    expect(errors.every((error) => error.extensions.code === "invalid_stored_value")).to.equal(true);
+    expect(errors.find((error) => error.path.join(".") === "decisions.6.regretScore")?.message).to.equal(
+      'Decision "g" has a regretScore stored as another type than the schema\'s Float.',
+    );
+  });
+
   it("statistics leave them out, without an error", async function () {
     const { status, body } = await service.graphql(
       "{ decisionGroups(by: [STATUS]) { count regretScore { count min max } executionGapDays { count sum max } } }",
@@ -279,7 +316,7 @@ describe("numbers the ingest stored beyond what the schema serves", function () 
     expect(body).not.to.have.property("errors");
     expect(body.data.decisionGroups).to.deep.equal([
       {
-        count: 6,
+        count: 7,
         regretScore: { count: 3, min: 0.4, max: 1e19 },
         executionGapDays: { count: 3, sum: -2147483643, max: 4 },
       },
@@ -299,16 +336,16 @@ describe("numbers the ingest stored beyond what the schema serves", function () 
 
   it("orders them last, by id, and pages through every row once by cursors", async function () {
     const gaps = await data("{ decisions(orderBy: {field: EXECUTION_GAP_DAYS}) { id } }");
-    expect(ids(gaps.decisions)).to.deep.equal(["e", "d", "f", "a", "b", "c"]);
+    expect(ids(gaps.decisions)).to.deep.equal(["e", "d", "f", "a", "b", "c", "g"]);
     for (const [field, direction, expected] of [
-      ["REGRET_SCORE", "ASC", ["e", "c", "d", "a", "b", "f"]],
-      ["REGRET_SCORE", "DESC", ["c", "d", "e", "a", "b", "f"]],
-      ["EXECUTION_GAP_DAYS", "ASC", ["f", "d", "e", "a", "b", "c"]],
-      ["EXECUTION_GAP_DAYS", "DESC", ["e", "d", "f", "a", "b", "c"]],
+      ["REGRET_SCORE", "ASC", ["e", "c", "d", "a", "b", "f", "g"]],
+      ["REGRET_SCORE", "DESC", ["c", "d", "e", "a", "b", "f", "g"]],
+      ["EXECUTION_GAP_DAYS", "ASC", ["f", "d", "e", "a", "b", "c", "g"]],
+      ["EXECUTION_GAP_DAYS", "DESC", ["e", "d", "f", "a", "b", "c", "g"]],
     ] as const) {
       const paged: string[] = [];
       let after: string | null = null;
-      for (let page = 0; page < 9; page++) {
+      for (let page = 0; page < 10; page++) {
         const { decisionsConnection: connection } = await data(
           `query ($after: String) { decisionsConnection(first: 1, after: $after, orderBy: {field: ${field}, direction: ${direction}}) { nodes { id } pageInfo { hasNextPage endCursor } } }`,
           { after },

@@ -142,7 +142,10 @@ function guard(
   describe: (source: Record<string, unknown>) => { label: string; id?: unknown; node: string },
   property = field.name,
 ): void {
-  const read = field.resolve ?? aliasedValue;
+  // The stored value as the query projected it: not through the library's resolvers of `Int`,
+  // `Float` and `ID` fields, which turn a text into a number (`"0.5"` into 0, `"abc"` into 0) and an
+  // INTEGER beyond 2^53 into a float, values the filters and orders count as absent.
+  const read = aliasedValue;
   const type = getNamedType(field.type);
   const required = isNonNullType(field.type);
   field.resolve = (source, args, context, info) => {
