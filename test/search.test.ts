@@ -16,6 +16,10 @@ CREATE (:Decision {id: 's4', title: 'E\u0301cole normale', status: 'PROPOSED'})
 CREATE (:Decision {id: 's5', title: '日本語のテキスト', status: 'PROPOSED'})
 CREATE (:Decision {id: 's6', title: 'Große Straße', status: 'PROPOSED'})
 CREATE (:Decision {id: 's7', title: 42, status: 'PROPOSED'})
+CREATE (:Decision {id: 's8', title: '서울 사무소 이전', status: 'PROPOSED'})
+CREATE (:Decision {id: 's9', title: '석서 계약', status: 'PROPOSED'})
+CREATE (:Decision {id: 's10', title: 'ᴀbc ɐbc ʙob', status: 'PROPOSED'})
+CREATE (:Decision {id: 's11', title: 'Plan ① stage x₅', status: 'PROPOSED'})
 `;
 
 describe("search (contract §7, v1 additions part 2) on the ingest-style fixture", () => {
@@ -68,6 +72,18 @@ describe("search (contract §7, v1 additions part 2) on the ingest-style fixture
     // A run of Han, Hiragana and Katakana letters is one word: its start matches, its middle not.
     expect(await decisions("日本")).to.deep.equal(["s5"]);
     expect(await decisions("テキスト")).to.deep.equal([]);
+    // Hangul, which decomposition splits into jamo: a syllable is a letter of its own, so 서 begins
+    // neither 석 nor 석서, though the jamo of both begin with 서's.
+    for (const search of ["서울", "서", "사무소 이전", "이"])
+      expect(await decisions(search), search).to.deep.equal(["s8"]);
+    expect(await decisions("석")).to.deep.equal(["s9"]);
+    expect(await decisions("서울 석서")).to.deep.equal([]);
+    // Letters and digits the index folds to ASCII (ᴀ to a, ① to 1, ₅ to 5) are found as written.
+    for (const search of ["ᴀbc", "ɐbc", "ʙob", "①", "x₅", "ᴀ ʙ"])
+      expect(await decisions(search), search).to.deep.equal(
+        search === "①" || search === "x₅" ? ["s11"] : ["s10"],
+      );
+    expect(await decisions("abc")).to.deep.equal([]);
   });
 
   it("gives Lucene's syntax no meaning: the words of `a AND (b` and `title:x*~` are plain words", async () => {
@@ -168,6 +184,10 @@ describe("search's candidate query (no database)", () => {
     // A letter the index may fold in a way not known here is left to a wildcard.
     expect(candidateQuery("ŋoz")).to.equal("+*o*z*");
     expect(candidateQuery("ΟΔΟΣ")).to.equal("+*ο*δ*ο*");
+    // Hangul syllables as the index holds them, not the jamo of their decomposition.
+    expect(candidateQuery("서울")).to.equal("+*서*울*");
+    // Folded by the index to ASCII in ways not known here: ᴀ (U+1D00), ɐ (U+0250), ① and ₅.
+    expect(candidateQuery("ᴀbc ɐx ① x₅")).to.equal("+*b*c* +*x*");
     expect(candidateQuery("?!")).to.equal(undefined);
   });
 });

@@ -38,9 +38,14 @@ const STOP_WORDS =
  * character is asked for as a term of its own, never inside a pattern.
  */
 const ONE_PER_TOKEN = /[\p{Script=Han}\p{Script=Hiragana}]/u;
-/** Letters of Latin blocks the index may fold to ASCII in ways not listed in FOLDED. */
-const LATIN_BEYOND_ASCII =
-  /[\u0080-\u024F\u1E00-\u1EFF\u2C60-\u2C7F\uA720-\uA7FF\uFB00-\uFB06\uFF00-\uFFEF]/u;
+/**
+ * The characters the index's ASCII folding (Lucene's `ASCIIFoldingFilter`) may write otherwise,
+ * beyond FOLDED: the blocks of every character it changes (Latin, IPA and phonetic letters,
+ * super- and subscripts, enclosed and dingbat numbers, ligatures, full-width forms; read off
+ * Lucene 10.5's `foldToASCII` over the BMP). Such a character is left to a wildcard.
+ */
+const FOLDED_BY_THE_INDEX =
+  /[\u0080-\u02AF\u1D00-\u1DBF\u1E00-\u1EFF\u2010-\u209F\u2184\u2460-\u24FF\u2750-\u27BF\u2C60-\u2C7F\u2E00-\u2E7F\uA720-\uA7FF\uFB00-\uFB06\uFF00-\uFFEF]/u;
 
 /** The words of a search string (contract §7), as the caller wrote them. */
 export function searchWords(search: string): string[] {
@@ -59,7 +64,9 @@ export function candidateQuery(search: string): string | undefined {
   const clauses = new Set<string>();
   for (const word of searchWords(search)) {
     const letters: string[] = [];
-    for (const character of word.normalize("NFD").replace(/\p{M}/gu, "")) {
+    // Accents dropped as the index drops them; Hangul, which decomposition splits into jamo,
+    // composed again into the syllables the index holds.
+    for (const character of word.normalize("NFD").replace(/\p{M}/gu, "").normalize("NFC")) {
       const lower = character.toLowerCase();
       if (ONE_PER_TOKEN.test(character)) clauses.add(`+${character}`);
       else if (/^[a-z0-9]$/.test(lower)) letters.push(lower);
@@ -67,7 +74,7 @@ export function candidateQuery(search: string): string | undefined {
       // Sigma lowercases to σ or, ending a word, ς: either may be in the index.
       else if (
         lower.length === 1 &&
-        !LATIN_BEYOND_ASCII.test(lower) &&
+        !FOLDED_BY_THE_INDEX.test(lower) &&
         !/[σς]/u.test(lower) &&
         /[\p{L}\p{N}]/u.test(lower)
       )
@@ -80,6 +87,11 @@ export function candidateQuery(search: string): string | undefined {
   const query = [...clauses].join(" ");
   return query === "" ? undefined : query;
 }
+
+/** The vowel jamo a decomposed Hangul syllable ends with when it has no final consonant. */
+const HANGUL_VOWEL = /^[\u1161-\u11A7\uD7B0-\uD7C6]$/u;
+/** The final-consonant jamo, as a class of the rule's Java regular expression. */
+const HANGUL_FINAL = "[\\x{11a8}-\\x{11ff}\\x{d7cb}-\\x{d7fb}]";
 
 /** A word folded as the rule compares words: decomposed (NFD), its combining marks (the accents) dropped, lowercased. */
 const folded = (word: string) =>
@@ -95,12 +107,16 @@ const folded = (word: string) =>
  * overlap, so a match costs time linear in the text for each word.
  */
 export function searchPattern(search: string): string {
-  const words = searchWords(search).map((word) =>
+  const words = searchWords(search).map((word) => {
+    const characters = Array.from(folded(word));
     // Code point by code point: the rule's unit is a character, and marks are passed over anyway.
-    Array.from(folded(word), (character) => `\\x{${(character.codePointAt(0) ?? 0).toString(16)}}`).join(
-      "\\p{M}*",
-    ),
-  );
+    const letters = characters
+      .map((character) => `\\x{${(character.codePointAt(0) ?? 0).toString(16)}}`)
+      .join("\\p{M}*");
+    // A Hangul syllable is decomposed into its jamo: one without a final consonant (서) is not the
+    // start of the syllable with one (석), whose jamo it begins.
+    return HANGUL_VOWEL.test(characters.at(-1) ?? "") ? `${letters}(?!${HANGUL_FINAL})` : letters;
+  });
   return `(?s)${words.map((word) => `(?=.*?(?:^|[^\\p{L}\\p{N}\\p{M}])\\p{M}*${word})`).join("")}.*`;
 }
 
