@@ -4,7 +4,6 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { checkGraph, formatReport } from "../src/graph-check/check.js";
 import { graphModel } from "../src/graph-check/model.js";
-import { readTypeDefs } from "../src/graphql/schema.js";
 import { projectRoot } from "../src/project-root.js";
 import { log, openBenchGraph, parseSize } from "./harness.js";
 import { measuredCommit } from "./report.js";
@@ -17,7 +16,7 @@ const { values, refuse } = readCommandLine(
 const size = parseSize(values.size, refuse);
 const graph = await openBenchGraph(size);
 try {
-  const models = graphModel(await readTypeDefs());
+  const models = graphModel();
   const runs = [];
   for (let run = 0; run < 2; run++) {
     const report = await checkGraph(graph.driver, models, { database: "neo4j", progress: log });

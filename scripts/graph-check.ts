@@ -2,7 +2,6 @@
 // when it finds one. Reads the same Neo4j settings as the service (NEO4J_URI, or the local server).
 import { checkGraph, formatReport } from "../src/graph-check/check.js";
 import { graphModel } from "../src/graph-check/model.js";
-import { readTypeDefs } from "../src/graphql/schema.js";
 import { connectNeo4j } from "../src/neo4j/connect.js";
 import { readCommandLine } from "./command-line.js";
 
@@ -27,7 +26,7 @@ const { driver, uri } = await connectNeo4j(config, (line) => {
 let lastProgress = 0;
 try {
   console.error(`Checking ${uri}, database ${config.neo4j.database}…`);
-  const report = await checkGraph(driver, graphModel(await readTypeDefs()), {
+  const report = await checkGraph(driver, graphModel(), {
     database: config.neo4j.database,
     batchSize,
     progress(line) {

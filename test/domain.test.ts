@@ -2,7 +2,15 @@ import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "chai";
 import { STATEMENT_BUILDERS } from "../src/cypher/statements.js";
-import { DOMAIN, ELEMENT_TYPES, type DomainTable, type ElementRow } from "../src/domain/table.js";
+import { isEnumType } from "graphql";
+import {
+  DOMAIN,
+  ELEMENT_TYPES,
+  ENUMS,
+  propertyType,
+  type DomainTable,
+  type ElementRow,
+} from "../src/domain/table.js";
 import { LINK_TYPES, NODE_TYPES, TABLE_RELATIONSHIPS } from "../src/domain/graph.js";
 import { readTypeDefs } from "../src/graphql/schema.js";
 import { cypherDir } from "../src/neo4j/apply-cypher.js";
@@ -31,6 +39,19 @@ describe("the domain table (src/domain/table.ts)", () => {
 
   it("agrees with the SDL of typeDefs/: properties, links, root fields, filter arguments, orders and group dimensions", () => {
     expect(sdlProblems(schema, DOMAIN)).to.deep.equal([]);
+  });
+
+  it("knows each enum a property holds with the SDL's values, and no other", () => {
+    const held = new Set(
+      ELEMENT_TYPES.flatMap((type) =>
+        Object.values(DOMAIN[type].properties).map((t) => propertyType(t).name),
+      ),
+    );
+    const sdlEnums = [...held].flatMap((name) => {
+      const type = schema.getType(name);
+      return isEnumType(type) ? [[name, type.getValues().map((value) => value.name)] as const] : [];
+    });
+    expect(Object.fromEntries(sdlEnums)).to.deep.equal(ENUMS);
   });
 
   it("agrees with cypher/: every index it reads by is created there, and no other", () => {

@@ -3,14 +3,13 @@ import { deleteDomainData } from "../src/demo-data/load.js";
 import { seedDemoData } from "../src/demo-data/seed.js";
 import { checkGraph, formatReport, type Finding } from "../src/graph-check/check.js";
 import { graphModel } from "../src/graph-check/model.js";
-import { readTypeDefs } from "../src/graphql/schema.js";
 import { loadBadValues } from "./support/fixtures.js";
 import { testDatabase, testDriver } from "./support/test-neo4j.js";
 
 /** `npm run graph:check`'s finding: every node that breaks contract §8's model, by label and problem. */
 describe("graph:check (contract §8: the nodes the ingest got wrong)", function () {
   const check = async (batchSize: number) =>
-    checkGraph(testDriver(), graphModel(await readTypeDefs()), { database: testDatabase, batchSize });
+    checkGraph(testDriver(), graphModel(), { database: testDatabase, batchSize });
   const summary = (findings: Finding[]) =>
     findings.map(
       ({ label, problem, count, examples }) => `${label} ${problem}: ${count} ${examples.join(",")}`,

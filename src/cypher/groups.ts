@@ -2,7 +2,7 @@
 // dimensions among the rows the filters keep, computed in the database. The statement is built per
 // request: the rows' one start (starts.ts), only the dimensions `by` names, and NumberStats only
 // for the statistics the request selects.
-import { DOMAIN, propertyType, type DimensionRow, type ElementType } from "../domain/table.js";
+import { DOMAIN, ENUMS, propertyType, type DimensionRow, type ElementType } from "../domain/table.js";
 import { listOf, type ElementList } from "./element-lists.js";
 import { givenArguments, pageSize } from "./lists.js";
 import { linkPattern } from "./nested.js";
@@ -121,18 +121,47 @@ const linkDimension = (name: string, field: string, pattern: string, target: str
   key: (value) => `${value}.id`,
 });
 
+/**
+ * A property's value the schema serves, else null: an enum's name among its values, a text, a
+ * boolean. A value §3 would report (`'UNKNOWN'` for a status, `'true'` for `shipped`) is missing
+ * (contract §7), so it falls into the one group without a value, as an absent one does.
+ */
+function servableDimension(value: string, type: string): string {
+  const values = ENUMS[type];
+  const test =
+    values !== undefined
+      ? `${value} IN [${values.map((name) => `'${name}'`).join(", ")}]`
+      : type === "Boolean"
+        ? `${value} IS :: BOOLEAN`
+        : type === "String"
+          ? `${value} IS :: STRING`
+          : undefined;
+  if (test === undefined) throw new Error(`no group dimension of type ${type}`);
+  return `CASE WHEN ${test} THEN ${value} END`;
+}
+
 /** An indexed property's value as a dimension. */
-const propertyDimension = (name: string, field: string, v: string, property: string): Dimension => ({
+const propertyDimension = (
+  name: string,
+  field: string,
+  v: string,
+  property: string,
+  type: string,
+): Dimension => ({
   name,
   field,
-  value: `${v}.${property}`,
+  value: servableDimension(`${v}.${property}`, type),
   indexed: property,
 });
 
 /** A dimension row of the domain table as the dimensions it names, for the rows `v` of `type`. */
 function dimensionsOf(type: ElementType, v: string, row: DimensionRow): Dimension[] {
   if ("timeBucketsOf" in row) return timeDimensions(`${v}.${row.timeBucketsOf}`);
-  if ("property" in row) return [propertyDimension(row.by, row.property, v, row.property)];
+  if ("property" in row) {
+    const stored = DOMAIN[type].properties[row.property];
+    if (stored === undefined) throw new Error(`${type}: the dimension ${row.by} names no property`);
+    return [propertyDimension(row.by, row.property, v, row.property, propertyType(stored).name)];
+  }
   const link = DOMAIN[type].links[row.link];
   if (link?.kind !== "single") throw new Error(`${type}: the dimension ${row.by} names no single link`);
   const target = DOMAIN[link.to].v;
@@ -275,7 +304,7 @@ export function groups(group: GroupList, request: FieldRequest): string {
     given.size === 0 &&
     kept === undefined &&
     stats.length === 0
-      ? indexedCounts(list.type, v, only.field, only.indexed)
+      ? indexedCounts(list.type, v, only)
       : [
           ...rows.clauses,
           ...(reads.length === 0 ? [] : [`WITH ${[v, ...reads].join(", ")}`]),
@@ -315,17 +344,18 @@ function countOrder(request: FieldRequest): string[] {
 /**
  * Groups by one indexed property over a whole label: the property's range index holds every
  * non-null value, so its values are counted there (Neo4j reads them from the index, never from the
- * nodes); the rows without a value are the label's count (the count store) less those counted.
+ * nodes); the rows without a servable value are the label's count (the count store) less those
+ * counted.
  */
-function indexedCounts(label: string, v: string, field: string, property: string): string[] {
+function indexedCounts(label: string, v: string, { field, value, indexed: property }: Dimension): string[] {
   return [
     "CALL () {",
     `  MATCH (${v}:${label})`,
     `  USING INDEX ${v}:${label}(${property})`,
     `  WHERE ${v}.${property} IS NOT NULL`,
-    `  RETURN ${v}.${property} AS ${field}, count(${v}) AS count`,
+    `  RETURN ${value} AS ${field}, count(${v}) AS count`,
     "}",
-    `WITH collect({${field}: ${field}, count: count}) AS valued`,
+    `WITH collect(CASE WHEN ${field} IS NOT NULL THEN {${field}: ${field}, count: count} END) AS valued`,
     `CALL () { MATCH (${v}:${label}) RETURN count(${v}) AS rows }`,
     `WITH valued, rows - reduce(counted = 0, g IN valued | counted + g.count) AS missing`,
     `UNWIND valued + [g IN [{${field}: null, count: missing}] WHERE g.count > 0] AS g`,

@@ -279,6 +279,17 @@ export const DOMAIN: DomainTable = {
   },
 };
 
+/**
+ * The values of each enum a property holds, as typeDefs/ declares them (a test holds the two
+ * together): §8 stores an enum as its value's name, and a stored name outside them is missing.
+ */
+export const ENUMS: Readonly<Record<string, readonly string[]>> = {
+  DecisionStatus: ["PROPOSED", "DECIDED", "EXECUTED", "REVERSED", "SUPERSEDED"],
+  FeatureStage: ["IDEA", "PLANNED", "IN_PROGRESS", "BETA", "GENERALLY_AVAILABLE", "SUNSET"],
+  CustomerHealth: ["HEALTHY", "AT_RISK", "CRITICAL", "CHURNED"],
+  CommitmentStatus: ["OPEN", "DONE", "DROPPED"],
+};
+
 /** The element types with a root list, in the order of `ELEMENT_TYPES`. */
 export const LISTED_TYPES = ELEMENT_TYPES.filter((type) => DOMAIN[type].list !== undefined);
 

@@ -1,9 +1,8 @@
 // Contract §8's graph model as the check reads it, from the domain table (src/domain/table.ts):
-// each label's properties with their type and whether §7 calls them non-null, the enums' values
-// (read from typeDefs/, where the schema declares them), and the single-valued links.
-import { Kind, parse } from "graphql";
+// each label's properties with their type and whether §7 calls them non-null, the enums' values,
+// and the single-valued links.
 import { SINGLE_LINKS } from "../cypher/nested.js";
-import { DOMAIN, ELEMENT_TYPES, propertyType } from "../domain/table.js";
+import { DOMAIN, ELEMENT_TYPES, ENUMS, propertyType } from "../domain/table.js";
 
 /** A property as §8 stores it: `type` is a GraphQL scalar's name or an enum's. */
 export interface PropertyRule {
@@ -21,26 +20,12 @@ export interface LabelModel {
   links: readonly { field: string; pattern: string; v: string }[];
 }
 
-/** Every enum of the SDL with its values. */
-function enumsOf(typeDefs: readonly string[]): Map<string, string[]> {
-  const enums = new Map<string, string[]>();
-  for (const definition of typeDefs.flatMap((sdl) => parse(sdl).definitions)) {
-    if (definition.kind === Kind.ENUM_TYPE_DEFINITION)
-      enums.set(
-        definition.name.value,
-        (definition.values ?? []).map((value) => value.name.value),
-      );
-  }
-  return enums;
-}
-
-/** The model of every domain label: the table's properties, their enums' values from the SDL of typeDefs/. */
-export function graphModel(typeDefs: readonly string[]): LabelModel[] {
-  const enums = enumsOf(typeDefs);
+/** The model of every domain label: the table's properties with their enums' values. */
+export function graphModel(): LabelModel[] {
   return ELEMENT_TYPES.map((label) => {
     const properties = Object.entries(DOMAIN[label].properties).map(([name, stored]): PropertyRule => {
       const { name: type, required } = propertyType(stored);
-      const values = enums.get(type);
+      const values = ENUMS[type];
       return { name, type, required, ...(values && { values }) };
     });
     const links = Object.entries(SINGLE_LINKS)
