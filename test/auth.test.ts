@@ -71,8 +71,11 @@ describe("API keys on the wire", () => {
   }
 
   it("refuses two Authorization headers with 401, even when the first holds a valid key", async () => {
+    /** `count` short header lines (`x-n: n`), as raw pairs. */
+    const filler = (count: number) =>
+      Array.from({ length: count }, (_, n) => [`x-${String(n)}`, String(n)]).flat();
     // fetch folds repeated headers into one; node:http sends each raw header pair as its own line.
-    const sent = (authorization: string[]) =>
+    const sent = (authorization: string[], fillers: { before?: number; between?: number } = {}) =>
       new Promise<{ status: number; challenge: unknown; body: { errors: { message: string }[] } }>(
         (resolve, reject) => {
           const req = request(
@@ -85,7 +88,12 @@ describe("API keys on the wire", () => {
                 new URL(service.url).host,
                 "content-type",
                 "application/json",
-                ...authorization.flatMap((value) => ["authorization", value]),
+                ...filler(fillers.before ?? 0),
+                ...authorization.flatMap((value, index) => [
+                  ...(index === 0 ? [] : filler(fillers.between ?? 0)),
+                  "authorization",
+                  value,
+                ]),
               ],
             },
             (res) => {
@@ -115,6 +123,13 @@ describe("API keys on the wire", () => {
       expect(refused.body.errors[0]?.message).to.equal("Send one Authorization header; this request has 2.");
     }
     expect((await sent([valid])).status).to.equal(200);
+    // Past the thousand or so header lines Node kept by default, the rest were dropped unseen: a second
+    // Authorization behind 1,000 others was served, a valid one behind them refused. Every line
+    // within the headers' size limit is read.
+    const behind = await sent([valid, "Bearer nope"], { between: 1_100 });
+    expect(behind.status).to.equal(401);
+    expect(behind.body.errors[0]?.message).to.equal("Send one Authorization header; this request has 2.");
+    expect((await sent([valid], { before: 1_100 })).status).to.equal(200);
   });
 
   it("refuses a revoked key with 401", async () => {

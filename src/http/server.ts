@@ -47,6 +47,11 @@ export function createHttpServer(app: RequestListener, settings: HttpServerSetti
     },
     app,
   );
+  // With its default `maxHeadersCount`, Node hands the app the first thousand or so header lines
+  // (1,023 of 1,501 on Node 20) and drops the rest unseen: a second `Authorization` behind them
+  // would pass for none (contract §3 refuses two). Every line within the headers' size limit
+  // ({@link maxHeaderSize}) is read instead, which bounds their count.
+  server.maxHeadersCount = 0;
   // Node would answer `100 Continue` at once, and a caller refused for its key or quota would send
   // its body for nothing. The request goes to the app untold instead; a refusal before its body
   // is read closes the connection (Node keeps none alive whose client was not told to continue).
