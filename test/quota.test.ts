@@ -280,7 +280,7 @@ describe("quotas (contract §6) against the real Redis", function () {
 describe("quotas when Redis holds its connection but stops answering (hung)", function () {
   this.timeout(60_000);
 
-  it("leaves it alone a second after a command times out: one request a second waits, not every one", async () => {
+  it("leaves it alone a second after a command times out: one request a second waits, not every one; reports it down", async () => {
     const proxy = await startTcpProxy(Number(new URL(testRedisUrl).port || 6379));
     const lines: string[] = [];
     const counters = createQuotaCounters(
@@ -307,6 +307,14 @@ describe("quotas when Redis holds its connection but stops answering (hung)", fu
       expect(lines).to.deep.equal([
         "Quota counters: Redis is unreachable (a command timed out); counting in this process until it returns.",
       ]);
+      // Connected, and down for /readyz and the metrics, until it answers again.
+      expect(counters.redisStatus()).to.equal("down");
+      await proxy.stop();
+      await proxy.resume();
+      const deadline = performance.now() + 10_000;
+      while (counters.redisStatus() !== "up" && performance.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(counters.redisStatus()).to.equal("up");
     } finally {
       await proxy.stop();
       await counters.close();

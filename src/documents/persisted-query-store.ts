@@ -98,11 +98,16 @@ export function persistedQueryStore(
   const memory = new MemoryPersistedQueryStore();
   if (redis === undefined) return memory;
   const primary = new RedisPersistedQueryStore(redis.client);
-  const failover = new RedisFailover(redis.client, log, {
-    down: (reason) =>
-      `Persisted queries: Redis is unreachable (${reason}); remembering them in this process until it returns.`,
-    back: "Persisted queries: Redis answers again; remembering them in Redis.",
-  });
+  const failover = new RedisFailover(
+    redis.client,
+    log,
+    {
+      down: (reason) =>
+        `Persisted queries: Redis is unreachable (${reason}); remembering them in this process until it returns.`,
+      back: "Persisted queries: Redis answers again; remembering them in Redis.",
+    },
+    redis.answers,
+  );
   const rememberedWhileDown = async (sha256: string) => {
     const text = await memory.get(sha256);
     if (text !== undefined) await primary.remember(sha256, text);

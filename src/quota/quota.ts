@@ -55,7 +55,13 @@ export function createQuotaCounters(
       close: () => Promise.resolve(),
     };
   }
-  const store = new FailoverQuotaStore(redis.client, new RedisQuotaStore(redis.client), memory, log);
+  const store = new FailoverQuotaStore(
+    redis.client,
+    new RedisQuotaStore(redis.client),
+    memory,
+    log,
+    redis.answers,
+  );
   return {
     quota: new Quota(limits, store, now),
     description: `in ${redis.description} (shared by every instance)`,

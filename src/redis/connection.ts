@@ -32,8 +32,17 @@ export interface RedisConnection {
   client: RedisClient;
   /** Where it points, for the start-up log (no credentials). */
   description: string;
+  /** `down` while disconnected, and while connected but letting commands time out (hung). */
   status: () => RedisStatus;
+  /** What its users saw of their last command, for {@link status}. */
+  answers: RedisAnswers;
   close: () => Promise<void>;
+}
+
+/** What a command of Redis came to: told by its users ({@link RedisFailover}), read by the status. */
+export interface RedisAnswers {
+  timedOut: () => void;
+  answered: () => void;
 }
 
 /** Client settings: a dead Redis must cost a request nothing (contract §6 fails open). */
@@ -49,10 +58,23 @@ export function connectRedis(settings: RedisSettings): RedisConnection {
   const client = createClient(settings);
   // Connection errors surface as each user's one log line per outage, not one per retry.
   client.on("error", () => undefined);
+  // A Redis that holds its connection but does not answer (hung, paused) is connected, and down.
+  let hung = false;
+  client.on("ready", () => {
+    hung = false;
+  });
   return {
     client,
     description: describeSettings(settings),
-    status: () => (client.status === "ready" ? "up" : "down"),
+    status: () => (client.status === "ready" && !hung ? "up" : "down"),
+    answers: {
+      timedOut: () => {
+        hung = true;
+      },
+      answered: () => {
+        hung = false;
+      },
+    },
     close: async () => {
       await client.quit().catch(() => {
         client.disconnect();
@@ -133,6 +155,7 @@ export class RedisFailover {
     private readonly redis: Pick<RedisClient, "status">,
     private readonly log: (line: string) => void,
     private readonly words: { down: (reason: string) => string; back: string },
+    private readonly answers?: RedisAnswers,
   ) {}
 
   async run<T>(primary: () => Promise<T>, fallback: () => T | Promise<T>): Promise<T> {
@@ -145,6 +168,7 @@ export class RedisFailover {
     this.probing = paused;
     try {
       const result = await primary();
+      this.answers?.answered();
       this.pausedUntil = 0;
       if (this.onFallback) {
         this.onFallback = false;
@@ -152,8 +176,10 @@ export class RedisFailover {
       }
       return result;
     } catch (error) {
-      if (error instanceof Error && error.message === COMMAND_TIMED_OUT)
+      if (error instanceof Error && error.message === COMMAND_TIMED_OUT) {
         this.pausedUntil = performance.now() + HUNG_REDIS_PAUSE_MS;
+        this.answers?.timedOut();
+      }
       this.switchToFallback(describe(error));
     } finally {
       if (paused) this.probing = false;
