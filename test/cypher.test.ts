@@ -142,7 +142,10 @@ describe("Cypher built per request (no database)", () => {
   describe("groups", () => {
     it("compute only the dimensions of `by` and the statistics selected", async () => {
       const plain = await cypherOf('{ decisionGroups(by: [STATUS], since: "2024-01-01") { status count } }');
-      expect(plain).to.include("WITH d, d.status AS status");
+      // A status outside DecisionStatus is missing (contract §7): in the group without one.
+      expect(plain).to.include(
+        "WITH d, CASE WHEN d.status IN ['PROPOSED', 'DECIDED', 'EXECUTED', 'REVERSED', 'SUPERSEDED'] THEN d.status END AS status",
+      );
       expect(plain).not.to.match(/ABOUT|DECIDED_BY|month|min\(|sum\(|regretScore|executionGapDays/);
       const stats = await cypherOf(
         "{ decisionGroups(by: [MONTH, TOPIC]) { month count regretScore { avg } } }",
@@ -212,15 +215,21 @@ describe("Cypher built per request (no database)", () => {
     });
 
     it("count a group by one indexed property over the whole label from its index", async () => {
+      const STATUS =
+        "CASE WHEN d.status IN ['PROPOSED', 'DECIDED', 'EXECUTED', 'REVERSED', 'SUPERSEDED'] THEN d.status END AS status";
       const cypher = await cypherOf("{ decisionGroups(by: [STATUS]) { status count } }");
       expect(cypher).to.include(
-        "MATCH (d:Decision) USING INDEX d:Decision(status) WHERE d.status IS NOT NULL RETURN d.status AS status, count(d) AS count",
+        `MATCH (d:Decision) USING INDEX d:Decision(status) WHERE d.status IS NOT NULL RETURN ${STATUS}, count(d) AS count`,
+      );
+      // A value outside the enum is counted with the rows without one.
+      expect(cypher).to.include(
+        "WITH collect(CASE WHEN status IS NOT NULL THEN {status: status, count: count} END) AS valued",
       );
       // The rows without a status: the count store's count less those counted.
       expect(cypher).to.include("CALL () { MATCH (d:Decision) RETURN count(d) AS rows }");
       // Statistics need the rows themselves.
       expect(await cypherOf("{ decisionGroups(by: [STATUS]) { status regretScore { sum } } }")).to.include(
-        "WITH d, d.status AS status",
+        `WITH d, ${STATUS}`,
       );
     });
 

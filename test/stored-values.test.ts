@@ -460,6 +460,70 @@ describe("numbers the ingest stored beyond what the schema serves", function () 
   });
 });
 
+/**
+ * −0.0 beside 0.0 and the integer 0, which Neo4j's orders (an index, `ORDER BY`) tell apart while
+ * `=` holds them equal: paging by cursors gives every row once, in the list's own order, up and
+ * down, from the root index and in a nested connection.
+ */
+describe("zeros of both signs in a number order", function () {
+  let service: RunningService;
+
+  before(async function () {
+    await deleteDomainData(testDriver(), testDatabase);
+    await ingest(`
+      CREATE (t:Topic {id: 't', name: 'Zeros'})
+      WITH t
+      UNWIND [['z1', -0.0, -0.0], ['z2', 0.0, 0.0], ['z3', -0.0, -0.0], ['z4', 0.3, 3], ['z5', 0, 0],
+              ['z6', -0.0, -0.0], ['z7', 0.0, 0], ['z8', -0.2, -2]] AS row
+      CREATE (:Decision {id: row[0], title: row[0], status: 'DECIDED', regretScore: row[1], executionGapDays: row[2]})-[:ABOUT]->(t)`);
+    service = await startService();
+  });
+  after(async function () {
+    await service.close();
+  });
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON from the wire, asserted by the tests
+  const data = async (query: string, variables?: Record<string, unknown>): Promise<any> => {
+    const { status, body } = await service.graphql(query, variables);
+    expect(status, JSON.stringify(body)).to.equal(200);
+    expect(body.errors, JSON.stringify(body.errors)).to.equal(undefined);
+    return body.data;
+  };
+  const ids = (rows: { id: string }[]) => rows.map((row) => row.id);
+
+  for (const field of ["REGRET_SCORE", "EXECUTION_GAP_DAYS"])
+    for (const direction of ["ASC", "DESC"])
+      it(`pages ${field} ${direction} through every row once, in the list's order`, async function () {
+        const order = `orderBy: {field: ${field}, direction: ${direction}}`;
+        const listed = await data(
+          `{ decisions(${order}) { id } topic(id: "t") { decisions(${order}) { id } } }`,
+        );
+        expect(ids(listed.topic.decisions)).to.deep.equal(ids(listed.decisions));
+        for (const first of [1, 2, 3]) {
+          const root: string[] = [];
+          const nested: string[] = [];
+          let after: string | null = null;
+          let nestedAfter: string | null = null;
+          for (let page = 0; page < 10; page++) {
+            const found = await data(
+              `query ($after: String, $nestedAfter: String) {
+                decisionsConnection(first: ${String(first)}, after: $after, ${order}) { nodes { id } pageInfo { endCursor } }
+                topic(id: "t") { decisionsConnection(first: ${String(first)}, after: $nestedAfter, ${order}) { nodes { id } pageInfo { endCursor } } } }`,
+              { after, nestedAfter },
+            );
+            root.push(...ids(found.decisionsConnection.nodes));
+            nested.push(...ids(found.topic.decisionsConnection.nodes));
+            after = found.decisionsConnection.pageInfo.endCursor;
+            nestedAfter = found.topic.decisionsConnection.pageInfo.endCursor;
+            // Past the last row, an empty page: its end cursor is null.
+            if (after === null || nestedAfter === null) break;
+          }
+          expect(root, `first: ${String(first)}`).to.deep.equal(ids(listed.decisions));
+          expect(nested, `nested, first: ${String(first)}`).to.deep.equal(ids(listed.decisions));
+        }
+      });
+});
+
 describe("instants at the edges of the years 0000–9999, written at another offset", function () {
   let service: RunningService;
 

@@ -111,9 +111,13 @@ export function decodeCursor(cursor: string, order: ListOrder): Position | strin
     : damaged;
 }
 
-/** The cursor of a position: the base64url of its JSON, padded. */
+/**
+ * The cursor of a position: the base64url of its JSON, padded. A key of −0 is written `-0`
+ * (`JSON.stringify` would write `0`): Neo4j orders −0.0 before 0.0 ({@link comesAfter}).
+ */
 export function encodeCursor(position: Position): string {
-  const text = Buffer.from(JSON.stringify(position), "utf8").toString("base64url");
+  const json = `[${position.map((item) => (Object.is(item, -0) ? "-0" : JSON.stringify(item))).join(",")}]`;
+  const text = Buffer.from(json, "utf8").toString("base64url");
   return text.padEnd(Math.ceil(text.length / 4) * 4, "=");
 }
 
@@ -179,7 +183,10 @@ export function positionOf(cursor: string): unknown[] {
   }
   if (!Array.isArray(position)) return [cursor];
   // A whole number beyond 2^53 is a FLOAT key (an `Int` key is within 32 bits): as a float, exactly.
-  return position.map((item: unknown) => (Number.isSafeInteger(item) ? neo4j.int(item as number) : item));
+  // −0 stays a float: Neo4j orders −0.0 before the integer 0 and 0.0 ({@link comesAfter}).
+  return position.map((item: unknown) =>
+    Number.isSafeInteger(item) && !Object.is(item, -0) ? neo4j.int(item as number) : item,
+  );
 }
 
 /**
@@ -212,14 +219,29 @@ export const positionId = (order: ListOrder, position: string): string =>
 export const positionValue = (order: ListOrder, position: string): string =>
   order.kind === "date" ? `date(${position}[1])` : `${position}[1]`;
 
+/**
+ * 0 for a −0.0, 1 for any other number: Neo4j orders −0.0 before 0.0 (an index, `ORDER BY`) while
+ * `=` and list comparison hold them equal, so a number's position compares this too.
+ */
+const unlessNegativeZero = (x: string) =>
+  `CASE WHEN ${x} = 0 AND toString(${x}) STARTS WITH '-' THEN 0 ELSE 1 END`;
+
 function comesAfterIn(v: string, order: ListOrder, position: string, keyed: boolean): string {
   const p = position;
   const value = valueOf(v, order);
   const id = positionId(order, p);
+  const numeric = order.kind === "int" || order.kind === "float";
   let compared: string;
   if (order.kind === "instant") {
     const sign = order.direction === "DESC" ? "-" : "";
     compared = `[${sign}${value}.epochSeconds, ${sign}${value}.nanosecond, ${v}.id] > [${sign}toInteger(${p}[1]), ${sign}${p}[2], ${id}]`;
+  } else if (numeric && order.direction === "ASC") {
+    const at = positionValue(order, p);
+    compared = `[${value}, ${unlessNegativeZero(value)}, ${v}.id] > [${at}, ${unlessNegativeZero(at)}, ${id}]`;
+  } else if (numeric) {
+    const at = positionValue(order, p);
+    const [zero, zeroAt] = [unlessNegativeZero(value), unlessNegativeZero(at)];
+    compared = `CASE WHEN ${value} = ${at} THEN CASE WHEN ${zero} = ${zeroAt} THEN ${v}.id > ${id} ELSE ${zero} < ${zeroAt} END ELSE ${value} < ${at} END`;
   } else if (order.direction === "ASC") {
     compared = `[${value}, ${v}.id] > [${positionValue(order, p)}, ${id}]`;
   } else {
