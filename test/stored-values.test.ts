@@ -404,8 +404,20 @@ describe("numbers the ingest stored beyond what the schema serves", function () 
       "decisions.6.regretScore",
     ]);
     expect(errors.every((error) => error.extensions.code === "invalid_stored_value")).to.equal(true);
-    expect(errors.find((error) => error.path.join(".") === "decisions.6.regretScore")?.message).to.equal(
+    const message = (path: string) => errors.find((error) => error.path.join(".") === path)?.message;
+    expect(message("decisions.6.regretScore")).to.equal(
       'Decision "g" has a regretScore stored as another type than the schema\'s Float.',
+    );
+    for (const [path, id] of [
+      ["decisions.0.regretScore", "a"],
+      ["decisions.1.regretScore", "b"],
+      ["decisions.5.regretScore", "f"],
+    ] as const)
+      expect(message(path), path).to.equal(
+        `Decision "${id}" has a regretScore that Float cannot write: not a finite number, or an integer beyond ±2^53.`,
+      );
+    expect(message("decisions.0.executionGapDays")).to.equal(
+      'Decision "a" has an executionGapDays outside the range of Int (32-bit).',
     );
   });
 

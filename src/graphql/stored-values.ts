@@ -77,7 +77,9 @@ export function servable(type: GraphQLNamedType, value: unknown): { value: unkno
     }
     case "Float": {
       const number = int(value);
-      return number === undefined ? "type" : { value: number };
+      if (number !== undefined) return { value: number };
+      // A NaN, an infinity, an INTEGER beyond 2^53: a number JSON cannot write, or not exactly.
+      return typeof value === "number" || neo4j.isInt(value) ? "range" : "type";
     }
     case "Date": {
       if (!isDate(value)) return "type";
@@ -118,7 +120,9 @@ export function problemMessage(
     case "range":
       return type.name === "Int"
         ? `${node} has ${a} ${property} outside the range of Int (32-bit).`
-        : `${node} has ${a} ${property} outside the years 0000–9999, which ${type.name} cannot write.`;
+        : type.name === "Float"
+          ? `${node} has ${a} ${property} that Float cannot write: not a finite number, or an integer beyond ±2^53.`
+          : `${node} has ${a} ${property} outside the years 0000–9999, which ${type.name} cannot write.`;
   }
 }
 
