@@ -219,11 +219,11 @@ describe("Cypher built per request (no database)", () => {
         "CASE WHEN d.status IN ['PROPOSED', 'DECIDED', 'EXECUTED', 'REVERSED', 'SUPERSEDED'] THEN d.status END AS status";
       const cypher = await cypherOf("{ decisionGroups(by: [STATUS]) { status count } }");
       expect(cypher).to.include(
-        `MATCH (d:Decision) USING INDEX d:Decision(status) WHERE d.status IS NOT NULL RETURN ${STATUS}, count(d) AS count`,
+        "MATCH (d:Decision) USING INDEX d:Decision(status) WHERE d.status IS NOT NULL RETURN d.status AS status, count(d) AS count",
       );
-      // A value outside the enum is counted with the rows without one.
+      // A value outside the enum is counted with the rows without one (tested once per value).
       expect(cypher).to.include(
-        "WITH collect(CASE WHEN status IS NOT NULL THEN {status: status, count: count} END) AS valued",
+        "WITH collect(CASE WHEN status IN ['PROPOSED', 'DECIDED', 'EXECUTED', 'REVERSED', 'SUPERSEDED'] THEN {status: status, count: count} END) AS valued",
       );
       // The rows without a status: the count store's count less those counted.
       expect(cypher).to.include("CALL () { MATCH (d:Decision) RETURN count(d) AS rows }");

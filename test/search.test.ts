@@ -20,6 +20,7 @@ CREATE (:Decision {id: 's8', title: '서울 사무소 이전', status: 'PROPOSED
 CREATE (:Decision {id: 's9', title: '석서 계약', status: 'PROPOSED'})
 CREATE (:Decision {id: 's10', title: 'ᴀbc ɐbc ʙob', status: 'PROPOSED'})
 CREATE (:Decision {id: 's11', title: 'Plan ① stage x₅', status: 'PROPOSED'})
+CREATE (:Decision {id: 's12', title: '${"부산 지사".normalize("NFD")}', status: 'PROPOSED'})
 `;
 
 describe("search (contract §7, v1 additions part 2) on the ingest-style fixture", () => {
@@ -78,6 +79,9 @@ describe("search (contract §7, v1 additions part 2) on the ingest-style fixture
       expect(await decisions(search), search).to.deep.equal(["s8"]);
     expect(await decisions("석")).to.deep.equal(["s9"]);
     expect(await decisions("서울 석서")).to.deep.equal([]);
+    // A text the ingest wrote decomposed (jamo), searched composed or decomposed.
+    for (const search of ["부산", "지", "부산".normalize("NFD")])
+      expect(await decisions(search), search).to.deep.equal(["s12"]);
     // Letters and digits the index folds to ASCII (ᴀ to a, ① to 1, ₅ to 5) are found as written.
     for (const search of ["ᴀbc", "ɐbc", "ʙob", "①", "x₅", "ᴀ ʙ"])
       expect(await decisions(search), search).to.deep.equal(
@@ -184,8 +188,8 @@ describe("search's candidate query (no database)", () => {
     // A letter the index may fold in a way not known here is left to a wildcard.
     expect(candidateQuery("ŋoz")).to.equal("+*o*z*");
     expect(candidateQuery("ΟΔΟΣ")).to.equal("+*ο*δ*ο*");
-    // Hangul syllables as the index holds them, not the jamo of their decomposition.
-    expect(candidateQuery("서울")).to.equal("+*서*울*");
+    // Hangul as the index holds a text written composed (syllables) or decomposed (jamo).
+    expect(candidateQuery("서울")).to.equal("+(*서*울* *ᄉ*ᅥ*ᄋ*ᅮ*ᆯ*)");
     // Folded by the index to ASCII in ways not known here: ᴀ (U+1D00), ɐ (U+0250), ① and ₅.
     expect(candidateQuery("ᴀbc ɐx ① x₅")).to.equal("+*b*c* +*x*");
     expect(candidateQuery("?!")).to.equal(undefined);

@@ -416,9 +416,13 @@ describe("numbers the ingest stored beyond what the schema serves", function () 
       expect(message(path), path).to.equal(
         `Decision "${id}" has a regretScore that Float cannot write: not a finite number, or an integer beyond ±2^53.`,
       );
-    expect(message("decisions.0.executionGapDays")).to.equal(
-      'Decision "a" has an executionGapDays outside the range of Int (32-bit).',
-    );
+    for (const [path, id] of [
+      ["decisions.0.executionGapDays", "a"],
+      ["decisions.2.executionGapDays", "c"],
+    ] as const)
+      expect(message(path), path).to.equal(
+        `Decision "${id}" has an executionGapDays outside the range of Int (32-bit).`,
+      );
   });
 
   it("statistics leave them out, without an error", async function () {

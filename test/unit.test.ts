@@ -6,6 +6,7 @@ import {
   cursorFromCypher,
   decodeCursor,
   encodeCursor,
+  positionOf,
   type Position,
 } from "../src/cypher/cursor.js";
 import type { ElementType } from "../src/domain/table.js";
@@ -221,6 +222,16 @@ describe("decodeCursor", () => {
       expect(decodeCursor(encodeCursor(position), listOrder(type, orderBy))).to.deep.equal(position);
       expect(orderOfTag(type, position[0])?.tag).to.equal(position[0]);
     }
+    // A key of −0 (Neo4j orders −0.0 apart from 0.0) is written as such, not as 0, and read back
+    // a float; any other whole number is read back an integer.
+    const zero: Position = ["Decision/REGRET_SCORE/ASC", -0, "d1"];
+    const decoded = decodeCursor(
+      encodeCursor(zero),
+      listOrder("Decision", { field: "REGRET_SCORE", direction: "ASC" }),
+    );
+    expect(Object.is((decoded as Position)[1], -0)).to.equal(true);
+    expect(Object.is(positionOf(encodeCursor(zero))[1], -0)).to.equal(true);
+    expect(positionOf(encodeCursor(["Decision/REGRET_SCORE/ASC", 0, "d1"]))[1]).to.deep.equal(neo4j.int(0));
     // orderBy naming a list's own order is that order: its cursors carry the bare type.
     expect(listOrder("Decision", { field: "DECIDED_AT", direction: "DESC" }).tag).to.equal("Decision");
     expect(listOrder("Topic", { field: "NAME", direction: "ASC" }).tag).to.equal("Topic");
@@ -298,6 +309,8 @@ describe("decodeCursor", () => {
       [encodeCursor(["Decision", "123456789012345678", 0, "d"]), "Decision"],
       [encodeCursor(["Decision", "1", 1e9, "d"]), "Decision"],
       [encodeCursor(["Decision", "1", null, "d"]), "Decision"],
+      // Cypher writes a nanosecond as an integer, never −0 (read as a float, Neo4j would fail on it).
+      [encodeCursor(["Decision", "1700000000", -0, "d"]), "Decision"],
       [encodeCursor(["Decision", "1", 0, 5] as unknown as Position), "Decision"],
       [encodeCursor(["Decision", "2025-01-01", "d"]), "Decision"],
       [encodeCursor(["Commitment", "2025-5-1", "m"]), "Commitment"],

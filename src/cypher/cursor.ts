@@ -105,6 +105,7 @@ export function decodeCursor(cursor: string, order: ListOrder): Position | strin
   return typeof seconds === "string" &&
     isServableSecond(seconds) &&
     Number.isInteger(nanosecond) &&
+    !Object.is(nanosecond, -0) &&
     (nanosecond as number) >= 0 &&
     (nanosecond as number) < 1e9
     ? [tag, seconds, nanosecond as number, id]
@@ -183,9 +184,9 @@ export function positionOf(cursor: string): unknown[] {
   }
   if (!Array.isArray(position)) return [cursor];
   // A whole number beyond 2^53 is a FLOAT key (an `Int` key is within 32 bits): as a float, exactly.
-  // −0 stays a float: Neo4j orders −0.0 before the integer 0 and 0.0 ({@link comesAfter}).
-  return position.map((item: unknown) =>
-    Number.isSafeInteger(item) && !Object.is(item, -0) ? neo4j.int(item as number) : item,
+  // A number key of −0 stays a float: Neo4j orders −0.0 apart from 0 and 0.0 ({@link comesAfter}).
+  return position.map((item: unknown, index) =>
+    Number.isSafeInteger(item) && !(index === 1 && Object.is(item, -0)) ? neo4j.int(item as number) : item,
   );
 }
 

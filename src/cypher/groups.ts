@@ -30,6 +30,8 @@ export interface Dimension {
    * with no filter and no statistics, is counted from the index (see {@link indexedCounts}).
    */
   indexed?: string;
+  /** For an {@link indexed} property: the test that a value read from its index is servable. */
+  keeps?: (value: string) => string;
   /** Its sort key, given the grouped value (a link sorts by the linked node's `id`). */
   key?: (value: string) => string;
   /** The field's value, given the grouped value: computed for the groups kept by `limit` only. */
@@ -122,22 +124,16 @@ const linkDimension = (name: string, field: string, pattern: string, target: str
 });
 
 /**
- * A property's value the schema serves, else null: an enum's name among its values, a text, a
- * boolean. A value §3 would report (`'UNKNOWN'` for a status, `'true'` for `shipped`) is missing
- * (contract §7), so it falls into the one group without a value, as an absent one does.
+ * The test that a property's value is one the schema serves: an enum's name among its values, a
+ * text, a boolean. A value §3 would report (`'UNKNOWN'` for a status, `'true'` for `shipped`) is
+ * missing (contract §7), so its row falls into the one group without a value, as an absent one does.
  */
-function servableDimension(value: string, type: string): string {
+function servableTest(type: string): (value: string) => string {
   const values = ENUMS[type];
-  const test =
-    values !== undefined
-      ? `${value} IN [${values.map((name) => `'${name}'`).join(", ")}]`
-      : type === "Boolean"
-        ? `${value} IS :: BOOLEAN`
-        : type === "String"
-          ? `${value} IS :: STRING`
-          : undefined;
-  if (test === undefined) throw new Error(`no group dimension of type ${type}`);
-  return `CASE WHEN ${test} THEN ${value} END`;
+  if (values !== undefined) return (value) => `${value} IN [${values.map((name) => `'${name}'`).join(", ")}]`;
+  if (type === "Boolean") return (value) => `${value} IS :: BOOLEAN`;
+  if (type === "String") return (value) => `${value} IS :: STRING`;
+  throw new Error(`no group dimension of type ${type}`);
 }
 
 /** An indexed property's value as a dimension. */
@@ -150,8 +146,9 @@ const propertyDimension = (
 ): Dimension => ({
   name,
   field,
-  value: servableDimension(`${v}.${property}`, type),
+  value: `CASE WHEN ${servableTest(type)(`${v}.${property}`)} THEN ${v}.${property} END`,
   indexed: property,
+  keeps: servableTest(type),
 });
 
 /** A dimension row of the domain table as the dimensions it names, for the rows `v` of `type`. */
@@ -344,18 +341,19 @@ function countOrder(request: FieldRequest): string[] {
 /**
  * Groups by one indexed property over a whole label: the property's range index holds every
  * non-null value, so its values are counted there (Neo4j reads them from the index, never from the
- * nodes); the rows without a servable value are the label's count (the count store) less those
- * counted.
+ * nodes); the servable ones are kept, once per value, and the rows without one are the label's
+ * count (the count store) less those kept.
  */
-function indexedCounts(label: string, v: string, { field, value, indexed: property }: Dimension): string[] {
+function indexedCounts(label: string, v: string, { field, indexed: property, keeps }: Dimension): string[] {
+  if (property === undefined || keeps === undefined) throw new Error(`${field} is not an indexed property`);
   return [
     "CALL () {",
     `  MATCH (${v}:${label})`,
     `  USING INDEX ${v}:${label}(${property})`,
     `  WHERE ${v}.${property} IS NOT NULL`,
-    `  RETURN ${value} AS ${field}, count(${v}) AS count`,
+    `  RETURN ${v}.${property} AS ${field}, count(${v}) AS count`,
     "}",
-    `WITH collect(CASE WHEN ${field} IS NOT NULL THEN {${field}: ${field}, count: count} END) AS valued`,
+    `WITH collect(CASE WHEN ${keeps(field)} THEN {${field}: ${field}, count: count} END) AS valued`,
     `CALL () { MATCH (${v}:${label}) RETURN count(${v}) AS rows }`,
     `WITH valued, rows - reduce(counted = 0, g IN valued | counted + g.count) AS missing`,
     `UNWIND valued + [g IN [{${field}: null, count: missing}] WHERE g.count > 0] AS g`,

@@ -63,29 +63,46 @@ export function searchWords(search: string): string[] {
 export function candidateQuery(search: string): string | undefined {
   const clauses = new Set<string>();
   for (const word of searchWords(search)) {
-    const letters: string[] = [];
-    // Accents dropped as the index drops them; Hangul, which decomposition splits into jamo,
-    // composed again into the syllables the index holds.
-    for (const character of word.normalize("NFD").replace(/\p{M}/gu, "").normalize("NFC")) {
-      const lower = character.toLowerCase();
-      if (ONE_PER_TOKEN.test(character)) clauses.add(`+${character}`);
-      else if (/^[a-z0-9]$/.test(lower)) letters.push(lower);
-      else if (FOLDED[lower] !== undefined) letters.push(FOLDED[lower]);
-      // Sigma lowercases to σ or, ending a word, ς: either may be in the index.
-      else if (
-        lower.length === 1 &&
-        !FOLDED_BY_THE_INDEX.test(lower) &&
-        !/[σς]/u.test(lower) &&
-        /[\p{L}\p{N}]/u.test(lower)
-      )
-        letters.push(lower);
+    // Accents dropped as the index drops them. Hangul, which decomposition splits into jamo, is
+    // asked for both ways: as the syllables of a text written composed (the usual form) and as
+    // the jamo of one written decomposed; the index normalises neither.
+    const stripped = word.normalize("NFD").replace(/\p{M}/gu, "");
+    const patterns = new Set<string>();
+    for (const form of new Set([stripped.normalize("NFC"), stripped])) {
+      const letters = patternLetters(form, clauses);
+      const folded = letters.join("");
+      if (letters.length > 0 && !STOP_WORDS.some((stop) => stop.startsWith(folded)))
+        patterns.add(`*${letters.join("*")}*`);
     }
-    const folded = letters.join("");
-    if (letters.length > 0 && !STOP_WORDS.some((stop) => stop.startsWith(folded)))
-      clauses.add(`+*${letters.join("*")}*`);
+    if (patterns.size > 0)
+      clauses.add(patterns.size === 1 ? `+${[...patterns].join("")}` : `+(${[...patterns].join(" ")})`);
   }
   const query = [...clauses].join(" ");
   return query === "" ? undefined : query;
+}
+
+/**
+ * The letters of a word's pattern, as the index holds them (lowercased, folded; a letter it may
+ * fold otherwise left out, for the `*` around it); each Han or Hiragana character goes to
+ * `clauses` as a term of its own.
+ */
+function patternLetters(form: string, clauses: Set<string>): string[] {
+  const letters: string[] = [];
+  for (const character of form) {
+    const lower = character.toLowerCase();
+    if (ONE_PER_TOKEN.test(character)) clauses.add(`+${character}`);
+    else if (/^[a-z0-9]$/.test(lower)) letters.push(lower);
+    else if (FOLDED[lower] !== undefined) letters.push(FOLDED[lower]);
+    // Sigma lowercases to σ or, ending a word, ς: either may be in the index.
+    else if (
+      lower.length === 1 &&
+      !FOLDED_BY_THE_INDEX.test(lower) &&
+      !/[σς]/u.test(lower) &&
+      /[\p{L}\p{N}]/u.test(lower)
+    )
+      letters.push(lower);
+  }
+  return letters;
 }
 
 /** The vowel jamo a decomposed Hangul syllable ends with when it has no final consonant. */
@@ -134,8 +151,8 @@ export function matchesSearch(v: string, index: SearchIndex): string {
 
 /** The clause reading the candidates of `query` from the index as row `v`. */
 export function searchStart(v: string, index: SearchIndex, query: string): string {
-  // Built from letters, digits, `*`, `+` and spaces only (candidateQuery): no quote can end it.
-  if (!/^[\p{L}\p{N}*+ ]+$/u.test(query)) throw new Error(`not a candidate query: ${query}`);
+  // Built from letters, digits, `*`, `+`, brackets and spaces only (candidateQuery): no quote can end it.
+  if (!/^[\p{L}\p{N}*+() ]+$/u.test(query)) throw new Error(`not a candidate query: ${query}`);
   return `CALL db.index.fulltext.queryNodes('${index.name}', '${query}') YIELD node AS ${v}`;
 }
 

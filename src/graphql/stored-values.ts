@@ -72,7 +72,9 @@ export function servable(type: GraphQLNamedType, value: unknown): { value: unkno
       return typeof value === "boolean" ? { value } : "type";
     case "Int": {
       const number = int(value);
-      if (number === undefined || !Number.isInteger(number)) return "type";
+      // An INTEGER beyond 2^53 is a whole number too, beyond the range of Int.
+      if (number === undefined) return neo4j.isInt(value) ? "range" : "type";
+      if (!Number.isInteger(number)) return "type";
       return number >= -(2 ** 31) && number < 2 ** 31 ? { value: number } : "range";
     }
     case "Float": {
@@ -198,7 +200,9 @@ function guardLinkEnds(schema: GraphQLSchema, labels: Readonly<Record<string, st
 /**
  * Checks every stored value the schema serves: each leaf field of a node type (`nodeTypes`; their
  * leaves are properties, their links `@cypher` objects), each group dimension that is a
- * property of the grouped nodes (`DecisionGroup.status`), and the node ids of a `Link`.
+ * property of the grouped nodes (`DecisionGroup.status`: its statement serves a value the schema
+ * cannot as the group without one, src/cypher/groups.ts, so this check is a second line), and
+ * the node ids of a `Link`.
  */
 export function guardStoredValues(
   schema: GraphQLSchema,

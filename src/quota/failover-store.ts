@@ -10,7 +10,7 @@ export class FailoverQuotaStore implements QuotaStore {
     private readonly primary: QuotaStore,
     private readonly fallback: QuotaStore,
     log: (line: string) => void,
-    answers?: RedisAnswers,
+    answers: RedisAnswers,
   ) {
     this.failover = new RedisFailover(
       redis,

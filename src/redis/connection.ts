@@ -155,7 +155,7 @@ export class RedisFailover {
     private readonly redis: Pick<RedisClient, "status">,
     private readonly log: (line: string) => void,
     private readonly words: { down: (reason: string) => string; back: string },
-    private readonly answers?: RedisAnswers,
+    private readonly answers: RedisAnswers,
   ) {}
 
   async run<T>(primary: () => Promise<T>, fallback: () => T | Promise<T>): Promise<T> {
@@ -168,7 +168,7 @@ export class RedisFailover {
     this.probing = paused;
     try {
       const result = await primary();
-      this.answers?.answered();
+      this.answers.answered();
       this.pausedUntil = 0;
       if (this.onFallback) {
         this.onFallback = false;
@@ -178,7 +178,7 @@ export class RedisFailover {
     } catch (error) {
       if (error instanceof Error && error.message === COMMAND_TIMED_OUT) {
         this.pausedUntil = performance.now() + HUNG_REDIS_PAUSE_MS;
-        this.answers?.timedOut();
+        this.answers.timedOut();
       }
       this.switchToFallback(describe(error));
     } finally {
