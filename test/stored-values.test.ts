@@ -246,16 +246,29 @@ describe("values the ingest stored wrong (contract §3, field errors)", function
 });
 
 /**
+ * A service over a graph of a describe block's own, which `cypher` writes (plain Cypher per §8)
+ * before the block's tests; closed after them.
+ */
+function servedGraph(cypher: string, parameters?: Record<string, unknown>): { service: RunningService } {
+  const graph = {} as { service: RunningService };
+  before(async function () {
+    await deleteDomainData(testDriver(), testDatabase);
+    await ingest(cypher, parameters);
+    graph.service = await startService();
+  });
+  after(async function () {
+    await graph.service.close();
+  });
+  return graph;
+}
+
+/**
  * Group dimensions (contract §7) over values the ingest got wrong: a value §3 would report is
  * missing, so every such row, whatever it holds, is in the one group without a value (one row per
  * distinct combination served, nulls last), counted from the index or from the rows alike.
  */
 describe("group dimensions over values the ingest stored wrong", function () {
-  let service: RunningService;
-
-  before(async function () {
-    await deleteDomainData(testDriver(), testDatabase);
-    await ingest(`
+  const graph = servedGraph(`
       CREATE (:Customer {id: 'h1', name: 'H1', health: 'HEALTHY'})
       CREATE (:Customer {id: 'h2', name: 'H2', health: 'HEALTHY'})
       CREATE (:Customer {id: 'h3', name: 'H3', health: 'AT_RISK'})
@@ -267,15 +280,10 @@ describe("group dimensions over values the ingest stored wrong", function () {
       CREATE (:Feature {id: 'f2', name: 'F2', stage: 'BETA', shipped: 'true', team: 7})
       CREATE (:Feature {id: 'f3', name: 'F3', stage: 'BETA', shipped: 1, team: ['Data']})
       CREATE (:Feature {id: 'f4', name: 'F4', stage: 'BETA', shipped: false})`);
-    service = await startService();
-  });
-  after(async function () {
-    await service.close();
-  });
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON from the wire, asserted by the tests
   const answer = async (query: string): Promise<any> => {
-    const { status, body } = await service.graphql(query);
+    const { status, body } = await graph.service.graphql(query);
     expect(status, JSON.stringify(body)).to.equal(200);
     expect(body.errors, JSON.stringify(body.errors)).to.equal(undefined);
     return body.data;
@@ -348,11 +356,7 @@ describe("group dimensions over values the ingest stored wrong", function () {
  * servable and page exactly.
  */
 describe("numbers the ingest stored beyond what the schema serves", function () {
-  let service: RunningService;
-
-  before(async function () {
-    await deleteDomainData(testDriver(), testDatabase);
-    await ingest(`
+  const graph = servedGraph(`
       CREATE (:Decision {id: 'a', title: 'A', status: 'DECIDED', regretScore: 0.0 / 0.0, executionGapDays: 3000000000})
       CREATE (:Decision {id: 'b', title: 'B', status: 'DECIDED', regretScore: 1.0 / 0.0, executionGapDays: 2.5})
       CREATE (:Decision {id: 'c', title: 'C', status: 'DECIDED', regretScore: 1e19, executionGapDays: 9223372036854775807})
@@ -360,22 +364,17 @@ describe("numbers the ingest stored beyond what the schema serves", function () 
       CREATE (:Decision {id: 'e', title: 'E', status: 'DECIDED', regretScore: 0.4, executionGapDays: 4.0})
       CREATE (:Decision {id: 'f', title: 'F', status: 'DECIDED', regretScore: 9007199254740993, executionGapDays: -2147483648})
       CREATE (:Decision {id: 'g', title: 'G', status: 'DECIDED', regretScore: '0.5', executionGapDays: '7'})`);
-    service = await startService();
-  });
-  after(async function () {
-    await service.close();
-  });
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON from the wire, asserted by the tests
   const data = async (query: string, variables?: Record<string, unknown>): Promise<any> => {
-    const { status, body } = await service.graphql(query, variables);
+    const { status, body } = await graph.service.graphql(query, variables);
     expect(status, JSON.stringify(body)).to.equal(200);
     return body.data;
   };
   const ids = (rows: { id: string }[]) => rows.map((row) => row.id);
 
   it("serves none of them: each is a field error at its path, the valid values beside it served", async function () {
-    const { status, body } = await service.graphql(
+    const { status, body } = await graph.service.graphql(
       "{ decisions(orderBy: {field: TITLE, direction: ASC}) { id regretScore executionGapDays } }",
     );
     expect(status).to.equal(200);
@@ -426,7 +425,7 @@ describe("numbers the ingest stored beyond what the schema serves", function () 
   });
 
   it("statistics leave them out, without an error", async function () {
-    const { status, body } = await service.graphql(
+    const { status, body } = await graph.service.graphql(
       "{ decisionGroups(by: [STATUS]) { count regretScore { count min max } executionGapDays { count sum max } } }",
     );
     expect(status).to.equal(200);
@@ -482,25 +481,16 @@ describe("numbers the ingest stored beyond what the schema serves", function () 
  * down, from the root index and in a nested connection.
  */
 describe("zeros of both signs in a number order", function () {
-  let service: RunningService;
-
-  before(async function () {
-    await deleteDomainData(testDriver(), testDatabase);
-    await ingest(`
+  const graph = servedGraph(`
       CREATE (t:Topic {id: 't', name: 'Zeros'})
       WITH t
       UNWIND [['z1', -0.0, -0.0], ['z2', 0.0, 0.0], ['z3', -0.0, -0.0], ['z4', 0.3, 3], ['z5', 0, 0],
               ['z6', -0.0, -0.0], ['z7', 0.0, 0], ['z8', -0.2, -2]] AS row
       CREATE (:Decision {id: row[0], title: row[0], status: 'DECIDED', regretScore: row[1], executionGapDays: row[2]})-[:ABOUT]->(t)`);
-    service = await startService();
-  });
-  after(async function () {
-    await service.close();
-  });
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON from the wire, asserted by the tests
   const data = async (query: string, variables?: Record<string, unknown>): Promise<any> => {
-    const { status, body } = await service.graphql(query, variables);
+    const { status, body } = await graph.service.graphql(query, variables);
     expect(status, JSON.stringify(body)).to.equal(200);
     expect(body.errors, JSON.stringify(body.errors)).to.equal(undefined);
     return body.data;
@@ -541,24 +531,15 @@ describe("zeros of both signs in a number order", function () {
 });
 
 describe("instants at the edges of the years 0000–9999, written at another offset", function () {
-  let service: RunningService;
-
-  before(async function () {
-    await deleteDomainData(testDriver(), testDatabase);
-    // 10000 UTC and 0000 UTC at −01:00, and the last servable millisecond: Neo4j orders one
-    // instant's DATETIMEs by offset, which must not move a value across the servable years.
-    await ingest(`
+  // 10000 UTC and 0000 UTC at −01:00, and the last servable millisecond: Neo4j orders one
+  // instant's DATETIMEs by offset, which must not move a value across the servable years.
+  const graph = servedGraph(`
       CREATE (:Decision {id: 'e8', title: '10000 UTC', status: 'DECIDED', decidedAt: datetime('9999-12-31T23:00:00-01:00')})
       CREATE (:Decision {id: 'e9', title: '0000 UTC', status: 'DECIDED', decidedAt: datetime('-0001-12-31T23:00:00-01:00')})
       CREATE (:Decision {id: 'e10', title: 'Last', status: 'DECIDED', decidedAt: datetime('9999-12-31T22:59:59.999-01:00')})`);
-    service = await startService();
-  });
-  after(async function () {
-    await service.close();
-  });
 
   it("serves 0000 UTC and the last millisecond, newest first, and 10000 UTC as an undated field error", async function () {
-    const { status, body } = await service.graphql("{ decisions { id decidedAt } }");
+    const { status, body } = await graph.service.graphql("{ decisions { id decidedAt } }");
     expect(status).to.equal(200);
     expect(body.data.decisions).to.deep.equal([
       { id: "e10", decidedAt: "9999-12-31T23:59:59.999Z" },
@@ -572,7 +553,6 @@ describe("instants at the edges of the years 0000–9999, written at another off
 });
 
 describe("text keys of any length the ingest stored, paged by cursors", function () {
-  let service: RunningService;
   const CUT = 256;
   // Two names share their first 300 characters. One is 7,800 bytes, near what Neo4j's range index
   // of names takes: its cursor, uncut, would not fit in a document (10,000 characters).
@@ -586,20 +566,13 @@ describe("text keys of any length the ingest stored, paged by cursors", function
   };
   const ASCENDING = ["p1", "p4", "p2", "p3", "p5", "p6"];
 
-  before(async function () {
-    await deleteDomainData(testDriver(), testDatabase);
-    await ingest(
-      `UNWIND keys($names) AS id CREATE (p:Person {id: id, name: $names[id]})
+  const graph = servedGraph(
+    `UNWIND keys($names) AS id CREATE (p:Person {id: id, name: $names[id]})
        WITH collect(p) AS people
        CREATE (g:Disagreement {id: 'g1', summary: 'Long names', resolved: false})
        FOREACH (p IN people | CREATE (p)-[:PARTICIPATED_IN]->(g))`,
-      { names: NAMES },
-    );
-    service = await startService();
-  });
-  after(async function () {
-    await service.close();
-  });
+    { names: NAMES },
+  );
 
   /** Every row of a connection, one per page, each page's cursor passed as a variable; the cursors' lengths. */
   async function pageThrough(
@@ -614,9 +587,12 @@ describe("text keys of any length the ingest stored, paged by cursors", function
     let after: string | null = null;
     let longest = 0;
     for (let page = 0; page < 10; page++) {
-      const { status, body } = await service.graphql(`query ($after: String) { ${connection("$after")} }`, {
-        after,
-      });
+      const { status, body } = await graph.service.graphql(
+        `query ($after: String) { ${connection("$after")} }`,
+        {
+          after,
+        },
+      );
       expect(status, JSON.stringify(body).slice(0, 300)).to.equal(200);
       expect(body).not.to.have.property("errors");
       const { nodes, pageInfo } = read(body.data);
@@ -649,9 +625,9 @@ describe("text keys of any length the ingest stored, paged by cursors", function
   });
 
   it("a cut cursor fits inline in a document, and a damaged one is 422", async function () {
-    const first = await service.graphql("{ peopleConnection(first: 4) { pageInfo { endCursor } } }");
+    const first = await graph.service.graphql("{ peopleConnection(first: 4) { pageInfo { endCursor } } }");
     const cursor = first.body.data.peopleConnection.pageInfo.endCursor as string;
-    const { status, body } = await service.graphql(
+    const { status, body } = await graph.service.graphql(
       `{ peopleConnection(first: 5, after: "${cursor}") { nodes { id } } }`,
     );
     expect(status).to.equal(200);
@@ -662,7 +638,7 @@ describe("text keys of any length the ingest stored, paged by cursors", function
     const damaged = Buffer.from(JSON.stringify(["Person", "L".repeat(CUT - 1), "p2", true])).toString(
       "base64url",
     );
-    const refused = await service.graphql(
+    const refused = await graph.service.graphql(
       `{ peopleConnection(after: "${damaged.padEnd(Math.ceil(damaged.length / 4) * 4, "=")}") { nodes { id } } }`,
     );
     expect(refused.status).to.equal(422);
