@@ -10,6 +10,7 @@ import { Authenticator } from "./auth/authenticate.js";
 import type { Config } from "./config.js";
 import type { PersistedQueryStore } from "./documents/persisted-query-store.js";
 import { buildSchema } from "./graphql/schema.js";
+import type { HttpServerSettings } from "./http/server.js";
 import { boundedDriver, DEADLINE_MARGIN_MS } from "./neo4j/deadline.js";
 import { CombinedQueries } from "./neo4j/combine.js";
 import { isNeo4jReachable } from "./neo4j/reachable.js";
@@ -45,6 +46,8 @@ export interface ServiceParts {
 }
 
 export interface AssembledService extends App {
+  /** What the HTTP server around {@link app} is created with (src/http/server.ts). */
+  http: HttpServerSettings;
   schema: GraphQLSchema;
   keys: ApiKeyStore;
   metrics: Metrics;
@@ -122,6 +125,7 @@ export async function assembleService(config: Config, parts: ServiceParts): Prom
   return {
     app,
     stop,
+    http: { headersTimeoutMs: config.http.bodyTimeoutMs, postOnlyPaths: GRAPHQL_PATHS },
     schema,
     keys,
     metrics,

@@ -45,9 +45,8 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
   const redis = config.redis === undefined ? undefined : connectRedis(config.redis);
   const closeRedis = () => redis?.close() ?? Promise.resolve();
   const counters = createQuotaCounters({ limits: config.quota.limits, redis }, log);
-  const { app, stop, keys, metrics, admission, startPreplanning, startRowEstimates } = await assembleService(
-    config,
-    {
+  const { app, http, stop, keys, metrics, admission, startPreplanning, startRowEstimates } =
+    await assembleService(config, {
       driver,
       extraTypeDefs,
       quota: counters.quota,
@@ -56,11 +55,10 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
       log,
       logError,
       logRequest: logRequestWith(logger),
-    },
-  ).catch(async (error: unknown) => {
-    await Promise.all([driver.close(), closeRedis()]);
-    throw explainStartupFailure(error, { uri: neo4jUri, user: config.neo4j.user, database });
-  });
+    }).catch(async (error: unknown) => {
+      await Promise.all([driver.close(), closeRedis()]);
+      throw explainStartupFailure(error, { uri: neo4jUri, user: config.neo4j.user, database });
+    });
   let demoKey: string | undefined;
   if (local) {
     const { ensureDemoKey } = await import("./local-neo4j/demo-key.js");
@@ -76,8 +74,7 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
   log(
     `Concurrency: ${perKey} requests per key at once; ${executions} executions per instance, then a queue of ${queueLength} waiting up to ${queueTimeoutMs} ms.`,
   );
-  const httpSettings = { headersTimeoutMs: config.http.bodyTimeoutMs };
-  const server = await listen(app, config.http.port, config.http.host, httpSettings);
+  const server = await listen(app, config.http.port, config.http.host, http);
   const metricsServer =
     config.metrics.port === undefined
       ? undefined
@@ -85,7 +82,8 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
           createMetricsApp(metrics, logError),
           config.metrics.port,
           config.http.host,
-          httpSettings,
+          // No POST-only path there: every method on an unknown path is 404.
+          { ...http, postOnlyPaths: [] },
         );
   const base = `http://${config.http.host}:${config.http.port}`;
   log(

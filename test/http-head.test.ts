@@ -1,5 +1,5 @@
 // What Node's HTTP parser refuses before the app sees a request (src/http/server.ts): headers over
-// its size limit and headers that do not arrive in time get the contract's answer (§2, §3: the
+// its size limit, headers that do not arrive in time and a method it does not know get the contract's answer (§2, §3: the
 // one body shape, an X-Request-Id, a catalogue code), and the connection is closed after it. A
 // request that expects `100 Continue` is told to send its body only after its checks.
 import { maxHeaderSize } from "node:http";
@@ -79,13 +79,20 @@ function askExpectingContinue(service: RunningService, head: string, body: strin
 }
 
 /** The one error shape with `code`, its request id the X-Request-Id header's. */
-function expectRefusal(answer: RawExchange, status: number, code: string, message: RegExp): void {
+function expectRefusal(
+  answer: RawExchange,
+  status: number,
+  code: string,
+  message: RegExp,
+  { requestId: sentId }: { requestId?: string } = {},
+): void {
   expect(answer.status).to.equal(status);
   expect(answer.headers.get("content-type")).to.equal("application/json; charset=utf-8");
   expect(answer.headers.get("connection")).to.equal("close");
   expect(answer.headers.get("cache-control")).to.equal("no-store");
   const requestId = answer.headers.get("x-request-id");
-  expect(requestId).to.match(/^[0-9a-f-]{36}$/);
+  if (sentId === undefined) expect(requestId).to.match(/^[0-9a-f-]{36}$/);
+  else expect(requestId).to.equal(sentId);
   const body = JSON.parse(answer.body) as { errors: { message: string; extensions: object }[] };
   expect(body.errors).to.have.length(1);
   expect(body.errors[0]?.message).to.match(message);
@@ -212,11 +219,64 @@ describe("what Node's HTTP parser refuses, answered as the contract says (§2, �
     });
   });
 
+  it("answers a method Node's parser does not know as the app answers one it knows: 405 on the GraphQL paths, else 404", async () => {
+    const service = await startService();
+    try {
+      const ask = (requestLine: string, requestId = "") =>
+        exchange(service, [
+          `${requestLine}\r\nHost: localhost\r\nAuthorization: Bearer ${service.key}\r\n` +
+            (requestId === "" ? "" : `X-Request-Id: ${requestId}\r\n`) +
+            "Connection: close\r\n\r\n",
+        ]);
+      // A method the parser knows, for the app's own answer to compare with.
+      const known = await ask("PUT /api/v1/graphql HTTP/1.1");
+      expect(known.status).to.equal(405);
+      const appMessage =
+        (JSON.parse(known.body) as { errors: { message: string }[] }).errors[0]?.message ?? "";
+      for (const requestLine of [
+        "FOO /api/v1/graphql HTTP/1.1",
+        "post /v1/graphql HTTP/1.1",
+        "FOO /api/v1/graphql?query=%7B__typename%7D HTTP/1.1",
+        "FOO http://localhost/v1/graphql HTTP/1.1",
+      ]) {
+        const answer = await ask(requestLine, "trace-1.a");
+        expectRefusal(answer, 405, "method_not_allowed", new RegExp(`^${appMessage}$`), {
+          requestId: "trace-1.a",
+        });
+        expect(answer.headers.get("allow")).to.equal("POST");
+      }
+      for (const requestLine of [
+        "FOO /nope HTTP/1.1",
+        "FOO /api/v1/graphql/ HTTP/1.1",
+        "FOO /V1/GRAPHQL HTTP/1.0",
+      ]) {
+        const answer = await ask(requestLine);
+        expectRefusal(answer, 404, "not_found", /./);
+        expect(answer.headers.has("allow")).to.equal(false);
+      }
+      // Two request ids, or one the contract does not take: a new one, as the app gives.
+      const twice = await exchange(service, [
+        "FOO /v1/graphql HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: a\r\nX-Request-Id: b\r\n\r\n",
+      ]);
+      expectRefusal(twice, 405, "method_not_allowed", /./);
+      expectRefusal(await ask("FOO /v1/graphql HTTP/1.1", "not valid!"), 405, "method_not_allowed", /./);
+    } finally {
+      await service.close();
+    }
+  });
+
   it("answers what is not HTTP with Node's bare 400 and closes the connection", async () => {
     const service = await startService();
     try {
-      for (const garbage of ["GARBAGE\r\n\r\n", "POST /api/v1/graphql HTTP/1.1\r\nBad Header: x\r\n\r\n"]) {
-        const answer = await exchange(service, [garbage]);
+      for (const garbage of [
+        ["GARBAGE\r\n\r\n"],
+        ["POST /api/v1/graphql HTTP/1.1\r\nBad Header: x\r\n\r\n"],
+        ["FOO /api/v1/graphql\r\n\r\n"],
+        // An unknown method's request line split across reads: the parser stops at its first
+        // read, which holds no request line to answer.
+        ["FO", "O /api/v1/graphql HTTP/1.1\r\nHost: localhost\r\n\r\n"],
+      ]) {
+        const answer = await exchange(service, garbage, { gapMs: 50 });
         expect(answer.status).to.equal(400);
         expect(answer.body).to.equal("");
       }

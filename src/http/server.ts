@@ -1,7 +1,9 @@
 // The HTTP server around the app, for the service and the tests alike. Node's HTTP parser refuses
 // some requests itself: headers over its size limit, headers that do not arrive in time, a chunked
 // body's extensions over its limit. Its own answers (`431`, `408`, `413`) carry no body and no
-// `X-Request-Id`; here they get the contract's (§2, §3) like every other refusal. A request that
+// `X-Request-Id`; here they get the contract's (§2, §3) like every other refusal. So does a
+// method Node's parser does not know (`FOO`, `post`): RFC 9110 allows any token, and §2 answers
+// every method but POST on the GraphQL paths with `405`, on any other path `404`. A request that
 // is not HTTP at all (a malformed request line or header, both `Content-Length` and
 // `Transfer-Encoding`) has no code in the catalogue: Node's bare `400 Bad Request` stays, and the
 // connection is closed. A request that expects `100 Continue` is told to send its body only when
@@ -28,6 +30,8 @@ export interface HttpServerSettings {
    * one sending its body that slowly.
    */
   headersTimeoutMs: number;
+  /** The app's POST-only paths: there a method the parser does not know is `405`, elsewhere `404`. */
+  postOnlyPaths: readonly string[];
 }
 
 /** How often Node looks for requests past their time (its default, 30 s, would let one wait that much longer). */
@@ -77,8 +81,8 @@ export function createHttpServer(app: RequestListener, settings: HttpServerSetti
       socket.destroy();
       return;
     }
-    const refusal = refusalOf(error, settings);
-    socket.end(refusal === undefined ? BAD_REQUEST : rawAnswer(refusal));
+    const refused = refusalOf(error, settings);
+    socket.end(refused === undefined ? BAD_REQUEST : rawAnswer(refused.refusal, refused.requestId));
   });
   return server;
 }
@@ -91,8 +95,20 @@ export function continueIfAwaited(res: ServerResponse): void {
   if (awaitingContinue.delete(res)) res.writeContinue();
 }
 
-/** The catalogue's refusal for what Node's parser refused, when the catalogue has one. */
-function refusalOf(error: NodeJS.ErrnoException, settings: HttpServerSettings): ApiError | undefined {
+/**
+ * The catalogue's refusal for what Node's parser refused, when the catalogue has one, with the
+ * caller's request id where the request could be read.
+ */
+function refusalOf(
+  error: NodeJS.ErrnoException & { rawPacket?: Buffer },
+  settings: HttpServerSettings,
+): { refusal: ApiError; requestId?: string } | undefined {
+  if (error.code === "HPE_INVALID_METHOD") return unknownMethodRefusal(error.rawPacket, settings);
+  const refusal = headerRefusalOf(error, settings);
+  return refusal === undefined ? undefined : { refusal };
+}
+
+function headerRefusalOf(error: NodeJS.ErrnoException, settings: HttpServerSettings): ApiError | undefined {
   switch (error.code) {
     case "HPE_HEADER_OVERFLOW":
       return new ApiError(
@@ -112,13 +128,47 @@ function refusalOf(error: NodeJS.ErrnoException, settings: HttpServerSettings): 
   }
 }
 
+/** A request line whose method is a token (RFC 9110 §9.1), with its target and version. */
+const REQUEST_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ ([^\s?#]+)\S* HTTP\/\d\.\d\r\n/;
+/** An absolute-form target's scheme and authority, before its path. */
+const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]*/;
+
+/**
+ * A method Node's parser does not know, on a request line that is HTTP otherwise: refused as the
+ * app refuses a method it knows. Node's parser stops at the method's first byte it cannot take, so
+ * only what arrived in that read (`rawPacket`) is there to read: a request line split across
+ * reads is not HTTP as far as it can tell.
+ */
+function unknownMethodRefusal(raw: Buffer | undefined, settings: HttpServerSettings) {
+  const text = raw?.toString("latin1") ?? "";
+  const line = REQUEST_LINE.exec(text);
+  if (line === null) return undefined;
+  const path = (line[1] ?? "").replace(ABSOLUTE_FORM, "");
+  const refusal = settings.postOnlyPaths.includes(path)
+    ? new ApiError("method_not_allowed", undefined, { Allow: "POST" })
+    : new ApiError("not_found");
+  return { refusal, requestId: callerRequestId(text) };
+}
+
+/** The one `X-Request-Id` of a request's complete header block, if it has exactly one. */
+function callerRequestId(request: string): string | undefined {
+  const end = request.indexOf("\r\n\r\n");
+  if (end === -1) return undefined;
+  const values = request
+    .slice(0, end)
+    .split("\r\n")
+    .flatMap((line) => /^x-request-id:[ \t]*(.*?)[ \t]*$/i.exec(line)?.slice(1) ?? []);
+  return values.length === 1 ? values[0] : undefined;
+}
+
 /** A whole HTTP answer for a connection no request object was made for: the one body shape, closed after. */
-function rawAnswer(refusal: ApiError): string {
-  // Nothing of the request can be trusted: its own X-Request-Id is not read.
-  const requestId = chooseRequestId(undefined);
+function rawAnswer(refusal: ApiError, callerId?: string): string {
+  // The caller's id only where its request could be read; a new one otherwise.
+  const requestId = chooseRequestId(callerId);
   const body = JSON.stringify(errorBody(refusal, requestId));
   return [
     `HTTP/1.1 ${String(refusal.status)} ${STATUS_CODES[refusal.status] ?? ""}`,
+    ...Object.entries(refusal.headers).map(([name, value]) => `${name}: ${value}`),
     `Content-Type: ${JSON_ANSWER_TYPE}`,
     `Content-Length: ${String(Buffer.byteLength(body))}`,
     `X-Request-Id: ${requestId}`,

@@ -177,7 +177,7 @@ export async function startService(
   const preplanning = assembled.startPreplanning();
   const estimating = assembled.startRowEstimates();
   const { key, record } = await keys.create("test suite", ["read"]);
-  const server = createHttpServer(app, { headersTimeoutMs: config.http.bodyTimeoutMs });
+  const server = createHttpServer(app, assembled.http);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const request = async (
