@@ -1,4 +1,4 @@
-// `npm run bench:cold -- --size 10k|1m [--shapes 200] [--warm-up 100] [--seed 22] [--cypher-only]`: what a
+// `npm run bench:cold -- --size 10k|1m [--shapes 200] [--warm-up 1000] [--seed 22] [--cypher-only]`: what a
 // question costs the first time it is asked. Neo4j plans every Cypher text it has not seen
 // before it reads a row, and data teams rarely send the same document twice. `--shapes` distinct
 // query shapes (documents whose Cypher differs: bench/cold-shapes.ts) are each asked once (first
@@ -39,13 +39,13 @@ import { measuredCommit } from "./report.js";
 import { readCommandLine } from "../scripts/command-line.js";
 
 const { values, count, refuse } = readCommandLine(
-  "Usage: npm run bench:cold -- --size 10k|1m [--shapes 200] [--warm-up 100] [--seed 22] [--cypher-only]\n\nWhat it measures: the comment at the top of bench/cold.ts.",
+  "Usage: npm run bench:cold -- --size 10k|1m [--shapes 200] [--warm-up 1000] [--seed 22] [--cypher-only]\n\nWhat it measures: the comment at the top of bench/cold.ts.",
   {
     options: {
       size: { type: "string", default: "10k" },
       shapes: { type: "string", default: "200" },
       seed: { type: "string", default: "22" },
-      "warm-up": { type: "string", default: "100" },
+      "warm-up": { type: "string", default: "1000" },
       "cypher-only": { type: "boolean", default: false },
     },
   },
@@ -55,6 +55,8 @@ const SHAPES = count("shapes");
 const SEED = count("seed", 0);
 const WARM_UP = count("warm-up", 0);
 const COLD_RUNS = 5;
+/** How many warm-up shapes between two readings of the planner's time. */
+const WARM_UP_STEP = 250;
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((sorted.length * p) / 100) - 1)] ?? Number.NaN;
@@ -162,9 +164,20 @@ async function main(): Promise<void> {
 
     const { ask, close } = productAsker(product.port, graph.key);
     const clearPlans = () => graph.driver.executeQuery("CALL db.clearQueryCaches()");
-    // The service's and Neo4j's warm-up (connections, JIT-compiled planner) before anything is measured.
+    const floorAt4 = async () => (await plannerFloor(graph.driver, [4]))[0]?.ms ?? Number.NaN;
+    // The service's and Neo4j's warm-up (connections, JIT-compiled planner) before anything is
+    // measured, with the planner's time on one synthetic statement as it goes: on a server just
+    // started it keeps falling for about a thousand plannings, as the JVM compiles the planner.
     for (let i = 0; i < 20; i++) await ask("{ topics(limit: 1) { id } }");
-    for (const shape of warmUp) await ask(shape.document);
+    const warmUpFloor = [{ shapes: 0, ms: await floorAt4() }];
+    for (const [i, shape] of warmUp.entries()) {
+      await ask(shape.document);
+      if ((i + 1) % WARM_UP_STEP === 0 || i === warmUp.length - 1)
+        warmUpFloor.push({ shapes: i + 1, ms: await floorAt4() });
+    }
+    log(
+      `the planner's time on a statement of 4 subqueries during the warm-up: ${warmUpFloor.map((point) => `${String(point.shapes)} shapes: ${ms(point.ms)}`).join(", ")}`,
+    );
     await clearPlans();
 
     const first: number[] = [];
@@ -282,7 +295,7 @@ async function main(): Promise<void> {
       .map((shape) => ({ document: shape.document, cypherLength: Math.max(...shape.fieldLengths) }));
     const results = {
       size,
-      command: `npm run bench:cold -- --size ${size} --shapes ${String(SHAPES)} --seed ${String(SEED)}`,
+      command: `npm run bench:cold -- --size ${size} --shapes ${String(SHAPES)} --warm-up ${String(WARM_UP)} --seed ${String(SEED)}`,
       measuredAt: new Date().toISOString(),
       commit: measuredCommit(),
       neo4j: graph.neo4jVersion,
@@ -291,6 +304,7 @@ async function main(): Promise<void> {
       method:
         "After the warm-up shapes (asked, not measured) and CALL db.clearQueryCaches(), each shape (its Cypher text new to Neo4j) asked twice in sequence over HTTP on one keep-alive connection (first asking: Neo4j plans it; second asking: planned), and after all of them each again reworded (fields given aliases, every selection set reversed: the same question; a document of several root fields asked a third time may have its combination planned in the background meanwhile). The six connections: caches cleared before each cold run. Times end to end, in ms.",
       warmUpShapes: warmUp.length,
+      warmUpPlannerFloor: warmUpFloor,
       shapes: shapes.length,
       firstAsking: summary(first),
       secondAsking: summary(second),
