@@ -381,6 +381,18 @@ describe("neighborhoods and paths (contract §7 part 4)", () => {
       ]);
       expect(errors[0]?.path.slice(0, 3)).to.deep.equal(["node", "neighborhood", "links"]);
     });
+
+    it("names a link's end by the id it holds, whatever the field's alias", async () => {
+      for (const selection of ["fromId toId", "from: fromId to: toId"]) {
+        const { status, body } = await service.graphql(`{ node(type: DECISION, id: "d1") {
+          neighborhood { links { type ${selection} } }
+        } }`);
+        expect(status).to.equal(200);
+        expect((body.errors as { message: string }[]).map(({ message }) => message)).to.include(
+          "Topic (whose id is not a string) has an id stored as another type than the schema's ID.",
+        );
+      }
+    });
   });
 
   describe("bounds: 422 validation_failed before any Cypher", () => {

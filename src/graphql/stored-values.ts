@@ -13,6 +13,7 @@ import {
   type GraphQLField,
   type GraphQLFieldResolver,
   type GraphQLNamedType,
+  type GraphQLResolveInfo,
   type GraphQLSchema,
 } from "graphql";
 import neo4j, { isDate } from "neo4j-driver";
@@ -145,7 +146,10 @@ export const aliasedValue: GraphQLFieldResolver<unknown, unknown> = (source, _ar
 
 function guard(
   field: GraphQLField<unknown, unknown>,
-  describe: (source: Record<string, unknown>) => { label: string; id?: unknown; node: string },
+  describe: (
+    source: Record<string, unknown>,
+    info: GraphQLResolveInfo,
+  ) => { label: string; id?: unknown; node: string },
   property = field.name,
 ): void {
   // The stored value as the query projected it: not through the library's resolvers of `Int`,
@@ -163,7 +167,7 @@ function guard(
           : { value: null }
         : servable(type, value);
     if (typeof result === "object") return result.value;
-    const { label, id, node } = describe(source as Record<string, unknown>);
+    const { label, id, node } = describe(source as Record<string, unknown>, info);
     throw new InvalidStoredValue(
       label,
       property,
@@ -186,10 +190,11 @@ function guardLinkEnds(schema: GraphQLSchema, labels: Readonly<Record<string, st
     if (field === undefined) continue;
     guard(
       field,
-      (source) => {
-        // The compiler projects each end's type under `@fromType` and `@toType` (compile.ts).
+      (source, info) => {
+        // The compiler projects each end's type under `@fromType` and `@toType` (compile.ts), and
+        // its id under the field's alias, if it has one.
         const label = labels[String(source[`@${end}Type`])] ?? "A node";
-        const id = source[`${end}Id`];
+        const id: unknown = aliasedValue(source, {}, undefined, info);
         return { label, id, node: nodeName(label, id) };
       },
       "id",
