@@ -254,6 +254,11 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
         expectRefusal(answer, 404, "not_found", /./);
         expect(answer.headers.has("allow")).to.equal(false);
       }
+      // A target as long as a read holds: read once through, whatever its length.
+      const long = await exchange(service, [
+        `FOO /${"a".repeat(60_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`,
+      ]);
+      expectRefusal(long, 404, "not_found", /./);
       // Two request ids, or one the contract does not take: a new one, as the app gives.
       const twice = await exchange(service, [
         "FOO /v1/graphql HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: a\r\nX-Request-Id: b\r\n\r\n",
@@ -272,6 +277,7 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
         ["GARBAGE\r\n\r\n"],
         ["POST /api/v1/graphql HTTP/1.1\r\nBad Header: x\r\n\r\n"],
         ["FOO /api/v1/graphql\r\n\r\n"],
+        [`FOO /${"a".repeat(60_000)}\r\n\r\n`],
         // An unknown method's request line split across reads: the parser stops at its first
         // read, which holds no request line to answer.
         ["FO", "O /api/v1/graphql HTTP/1.1\r\nHost: localhost\r\n\r\n"],

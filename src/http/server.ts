@@ -128,23 +128,35 @@ function headerRefusalOf(error: NodeJS.ErrnoException, settings: HttpServerSetti
   }
 }
 
-/** A request line whose method is a token (RFC 9110 §9.1), with its target and version. */
-const REQUEST_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ ([^\s?#]+)\S* HTTP\/\d\.\d\r\n/;
+/** A method as RFC 9110 §9.1 allows it: a token. */
+const METHOD = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const VERSION = /^HTTP\/\d\.\d$/;
+const TARGET = /^\S+$/;
 /** An absolute-form target's scheme and authority, before its path. */
 const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]*/;
+const REQUEST_ID_HEADER = "x-request-id:";
 
 /**
  * A method Node's parser does not know, on a request line that is HTTP otherwise: refused as the
  * app refuses a method it knows. Node's parser stops at the method's first byte it cannot take, so
  * only what arrived in that read (`rawPacket`) is there to read: a request line split across
- * reads is not HTTP as far as it can tell.
+ * reads is not HTTP as far as it can tell. Read in time linear in the packet (no pattern here
+ * backtracks): a caller picks its length.
  */
 function unknownMethodRefusal(raw: Buffer | undefined, settings: HttpServerSettings) {
   const text = raw?.toString("latin1") ?? "";
-  const line = REQUEST_LINE.exec(text);
-  if (line === null) return undefined;
-  const path = (line[1] ?? "").replace(ABSOLUTE_FORM, "");
-  const refusal = settings.postOnlyPaths.includes(path)
+  const lineEnd = text.indexOf("\r\n");
+  const [method = "", target = "", version = "", ...rest] = text.slice(0, Math.max(0, lineEnd)).split(" ");
+  if (
+    lineEnd === -1 ||
+    rest.length > 0 ||
+    !METHOD.test(method) ||
+    !TARGET.test(target) ||
+    !VERSION.test(version)
+  )
+    return undefined;
+  const path = target.replace(ABSOLUTE_FORM, "").split(/[?#]/, 1)[0];
+  const refusal = settings.postOnlyPaths.some((known) => known === path)
     ? new ApiError("method_not_allowed", undefined, { Allow: "POST" })
     : new ApiError("not_found");
   return { refusal, requestId: callerRequestId(text) };
@@ -157,8 +169,19 @@ function callerRequestId(request: string): string | undefined {
   const values = request
     .slice(0, end)
     .split("\r\n")
-    .flatMap((line) => /^x-request-id:[ \t]*(.*?)[ \t]*$/i.exec(line)?.slice(1) ?? []);
+    .filter((line) => line.slice(0, REQUEST_ID_HEADER.length).toLowerCase() === REQUEST_ID_HEADER)
+    .map((line) => withoutBlanks(line.slice(REQUEST_ID_HEADER.length)));
   return values.length === 1 ? values[0] : undefined;
+}
+
+/** A header value without the spaces and tabs around it (RFC 9110 §5.5), as Node's parser reads it. */
+function withoutBlanks(value: string): string {
+  const blank = (i: number) => value[i] === " " || value[i] === "\t";
+  let start = 0;
+  let end = value.length;
+  while (start < end && blank(start)) start++;
+  while (end > start && blank(end - 1)) end--;
+  return value.slice(start, end);
 }
 
 /** A whole HTTP answer for a connection no request object was made for: the one body shape, closed after. */
