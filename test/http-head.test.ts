@@ -254,17 +254,52 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
         expectRefusal(answer, 404, "not_found", /./);
         expect(answer.headers.has("allow")).to.equal(false);
       }
-      // A target as long as a read holds: read once through, whatever its length.
+      // Node's limit on a head holds for it too: a target as long as a read holds is 413.
       const long = await exchange(service, [
         `FOO /${"a".repeat(60_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`,
       ]);
-      expectRefusal(long, 404, "not_found", /./);
+      expectRefusal(long, 413, "payload_too_large", /headers are too large/);
+      // An absolute-form target without a path names the root.
+      expectRefusal(await ask("FOO http://localhost?/v1/graphql HTTP/1.1"), 404, "not_found", /./);
       // Two request ids, or one the contract does not take: a new one, as the app gives.
       const twice = await exchange(service, [
         "FOO /v1/graphql HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: a\r\nX-Request-Id: b\r\n\r\n",
       ]);
       expectRefusal(twice, 405, "method_not_allowed", /./);
       expectRefusal(await ask("FOO /v1/graphql HTTP/1.1", "not valid!"), 405, "method_not_allowed", /./);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("answers a request refused for its head after the answer before it on the connection (pipelined)", async () => {
+    const service = await startService();
+    try {
+      const body = JSON.stringify({ query: "{ topics(limit: 1) { id } }" });
+      const first =
+        `POST /api/v1/graphql HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${service.key}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${String(body.length)}\r\n\r\n${body}`;
+      // The first answer's status and head, then its body and the refusal behind it.
+      const behind = async (parts: string[]) => {
+        const { status, body: received } = await exchange(service, parts);
+        const index = received.indexOf("HTTP/1.1 ");
+        return { status, answer: received.slice(0, index), refusal: received.slice(index) };
+      };
+      // Each in one read with the first request, refused while it is being answered: the
+      // refusal only once it is answered, whole. (In one read, the unknown method is past the
+      // read's first bytes: not HTTP as far as the parser can tell.)
+      const unknownMethod = await behind([`${first}FOO /v1/graphql HTTP/1.1\r\nHost: localhost\r\n\r\n`]);
+      const tooLarge = await behind([
+        `${first}GET /v1/graphql HTTP/1.1\r\nX-Padding: ${"p".repeat(20_000)}\r\n\r\n`,
+      ]);
+      for (const { status, answer } of [unknownMethod, tooLarge]) {
+        expect(status).to.equal(200);
+        // The whole first answer, and nothing of the refusal in it.
+        expect(JSON.parse(answer)).to.deep.nested.include({ "data.topics": [{ id: "t1" }] });
+      }
+      expect(unknownMethod.refusal).to.equal("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+      expect(tooLarge.refusal).to.match(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
+      expect(tooLarge.refusal).to.include('"code":"payload_too_large"');
     } finally {
       await service.close();
     }
@@ -278,6 +313,10 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
         ["POST /api/v1/graphql HTTP/1.1\r\nBad Header: x\r\n\r\n"],
         ["FOO /api/v1/graphql\r\n\r\n"],
         [`FOO /${"a".repeat(60_000)}\r\n\r\n`],
+        ["FOO /api/v1/graphql HTTP/1.1\r\nBad Header: x\r\n\r\n"],
+        ["FOO /api/v1/graphql HTTP/1.1\r\nHost: localhost\r\n folded\r\n\r\n"],
+        ["FOO /api/v1/gr\u00e4phql HTTP/1.1\r\n\r\n"],
+        ["FOO http:/v1/graphql HTTP/1.1\r\n\r\n"],
         // An unknown method's request line split across reads: the parser stops at its first
         // read, which holds no request line to answer.
         ["FO", "O /api/v1/graphql HTTP/1.1\r\nHost: localhost\r\n\r\n"],

@@ -18,7 +18,7 @@ import {
   type Server,
   type ServerResponse,
 } from "node:http";
-import type { Duplex } from "node:stream";
+import { finished, type Duplex } from "node:stream";
 import { ApiError, errorBody } from "../errors/catalogue.js";
 import { JSON_ANSWER_TYPE } from "./accept.js";
 import { chooseRequestId } from "./request-id.js";
@@ -37,6 +37,8 @@ export interface HttpServerSettings {
 /** How often Node looks for requests past their time (its default, 30 s, would let one wait that much longer). */
 const TIMEOUT_CHECK_MS = 250;
 const NODE_REQUEST_TIMEOUT_MS = 300_000;
+/** What Node's parser refuses in a request's head, before a response object is made for it. */
+const HEAD_REFUSALS = new Set(["HPE_INVALID_METHOD", "HPE_HEADER_OVERFLOW"]);
 /** Node's own answer to what is not HTTP. */
 const BAD_REQUEST = "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n";
 
@@ -75,14 +77,27 @@ export function createHttpServer(app: RequestListener, settings: HttpServerSetti
     answering.set(req.socket, res);
   });
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
-    const response = answering.get(socket);
-    const midAnswer = response !== undefined && response.headersSent && !response.writableFinished;
-    if (!socket.writable || midAnswer || error.code === "ECONNRESET") {
+    if (!socket.writable || error.code === "ECONNRESET") {
       socket.destroy();
       return;
     }
     const refused = refusalOf(error, settings);
-    socket.end(refused === undefined ? BAD_REQUEST : rawAnswer(refused.refusal, refused.requestId));
+    const answer = refused === undefined ? BAD_REQUEST : rawAnswer(refused.refusal, refused.requestId);
+    const response = answering.get(socket);
+    if (response === undefined || response.writableFinished) {
+      socket.end(answer);
+      return;
+    }
+    // A request refused for its head was sent behind one still being answered (pipelined): the
+    // refusal follows that answer. Any other refusal is of the request being answered, which can
+    // be refused only before its answer has begun.
+    if (HEAD_REFUSALS.has(error.code ?? "")) {
+      finished(response, (unfinished) => {
+        if (unfinished === undefined || unfinished === null) socket.end(answer);
+        else socket.destroy();
+      });
+    } else if (response.headersSent) socket.destroy();
+    else socket.end(answer);
   });
   return server;
 }
@@ -100,10 +115,10 @@ export function continueIfAwaited(res: ServerResponse): void {
  * caller's request id where the request could be read.
  */
 function refusalOf(
-  error: NodeJS.ErrnoException & { rawPacket?: Buffer },
+  error: NodeJS.ErrnoException & { rawPacket?: Buffer; bytesParsed?: number },
   settings: HttpServerSettings,
 ): { refusal: ApiError; requestId?: string } | undefined {
-  if (error.code === "HPE_INVALID_METHOD") return unknownMethodRefusal(error.rawPacket, settings);
+  if (error.code === "HPE_INVALID_METHOD") return unknownMethodRefusal(error, settings);
   const refusal = headerRefusalOf(error, settings);
   return refusal === undefined ? undefined : { refusal };
 }
@@ -111,10 +126,7 @@ function refusalOf(
 function headerRefusalOf(error: NodeJS.ErrnoException, settings: HttpServerSettings): ApiError | undefined {
   switch (error.code) {
     case "HPE_HEADER_OVERFLOW":
-      return new ApiError(
-        "payload_too_large",
-        `The request's headers are too large: they must come to less than ${String(maxHeaderSize)} bytes.`,
-      );
+      return headersTooLarge();
     // A chunked body's extensions (`5;name=value`) past Node's 16 KiB: the body refused as too large.
     case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
       return new ApiError("payload_too_large", "The request body's chunk extensions are too large.");
@@ -128,53 +140,86 @@ function headerRefusalOf(error: NodeJS.ErrnoException, settings: HttpServerSetti
   }
 }
 
-/** A method as RFC 9110 §9.1 allows it: a token. */
-const METHOD = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const headersTooLarge = () =>
+  new ApiError(
+    "payload_too_large",
+    `The request's headers are too large: they must come to less than ${String(maxHeaderSize)} bytes.`,
+  );
+
+/** A method or a header's name as RFC 9110 §5.1 and §9.1 allow it: a token. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const VERSION = /^HTTP\/\d\.\d$/;
-const TARGET = /^\S+$/;
+/** Visible ASCII, as Node's parser takes a target. */
+const TARGET = /^[!-~]+$/;
 /** An absolute-form target's scheme and authority, before its path. */
-const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]*/;
-const REQUEST_ID_HEADER = "x-request-id:";
+const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
 
 /**
- * A method Node's parser does not know, on a request line that is HTTP otherwise: refused as the
- * app refuses a method it knows. Node's parser stops at the method's first byte it cannot take, so
- * only what arrived in that read (`rawPacket`) is there to read: a request line split across
- * reads is not HTTP as far as it can tell. Read in time linear in the packet (no pattern here
- * backtracks): a caller picks its length.
+ * A method Node's parser does not know, on a request that is HTTP otherwise: refused as the app
+ * refuses a method it knows, after the checks Node makes of any request's head. Node's parser stops
+ * at the method's first byte it cannot take, so only what arrived in that read (`rawPacket`) is
+ * there to read: a request line split across reads, or one behind another request in the same
+ * read (the method is past the read's first bytes), is not HTTP as far as it can tell. Read in time
+ * linear in the packet (no pattern here backtracks): a caller picks its length.
  */
-function unknownMethodRefusal(raw: Buffer | undefined, settings: HttpServerSettings) {
-  const text = raw?.toString("latin1") ?? "";
+function unknownMethodRefusal(
+  error: { rawPacket?: Buffer; bytesParsed?: number },
+  settings: HttpServerSettings,
+): { refusal: ApiError; requestId?: string } | undefined {
+  const text = error.rawPacket?.toString("latin1") ?? "";
   const lineEnd = text.indexOf("\r\n");
   const [method = "", target = "", version = "", ...rest] = text.slice(0, Math.max(0, lineEnd)).split(" ");
+  const originForm = target.replace(ABSOLUTE_FORM, "");
+  // An absolute-form target without a path names the root, as Express reads it.
+  const path = originForm.split(/[?#]/, 1)[0] || (originForm === target ? "" : "/");
   if (
     lineEnd === -1 ||
+    (error.bytesParsed ?? Infinity) > method.length ||
     rest.length > 0 ||
-    !METHOD.test(method) ||
+    !TOKEN.test(method) ||
     !TARGET.test(target) ||
-    !VERSION.test(version)
+    !VERSION.test(version) ||
+    !(path.startsWith("/") || target === "*")
   )
     return undefined;
-  const path = target.replace(ABSOLUTE_FORM, "").split(/[?#]/, 1)[0];
-  const refusal = settings.postOnlyPaths.some((known) => known === path)
-    ? new ApiError("method_not_allowed", undefined, { Allow: "POST" })
-    : new ApiError("not_found");
-  return { refusal, requestId: callerRequestId(text) };
+  const head = headerLines(text.slice(lineEnd + 2));
+  if (head === undefined) return undefined;
+  // Node counts the target, and each header's name and value, against its limit.
+  const counted = head.lines.reduce((sum, [name, value]) => sum + name.length + value.length, target.length);
+  if (counted >= maxHeaderSize) return { refusal: headersTooLarge() };
+  const ids = head.complete ? head.lines.filter(([name]) => name.toLowerCase() === "x-request-id") : [];
+  return {
+    refusal: settings.postOnlyPaths.some((known) => known === path)
+      ? new ApiError("method_not_allowed", undefined, { Allow: "POST" })
+      : new ApiError("not_found"),
+    // The caller's id when its headers are all here and name one (two are none, as the app reads them).
+    requestId: ids.length === 1 ? ids[0]?.[1] : undefined,
+  };
 }
 
-/** The one `X-Request-Id` of a request's complete header block, if it has exactly one. */
-function callerRequestId(request: string): string | undefined {
-  const end = request.indexOf("\r\n\r\n");
-  if (end === -1) return undefined;
-  const values = request
-    .slice(0, end)
-    .split("\r\n")
-    .filter((line) => line.slice(0, REQUEST_ID_HEADER.length).toLowerCase() === REQUEST_ID_HEADER)
-    .map((line) => withoutBlanks(line.slice(REQUEST_ID_HEADER.length)));
-  return values.length === 1 ? values[0] : undefined;
+/**
+ * A request's header lines as names and values (without the blanks around a value, RFC 9110 §5.5),
+ * up to the blank line that ends them or the end of what arrived (`complete` says which);
+ * `undefined` when a line is not a header (no token before its colon, a folded line).
+ */
+function headerLines(text: string): { lines: [string, string][]; complete: boolean } | undefined {
+  const end = text.indexOf("\r\n\r\n");
+  const block = end === -1 ? text : text.slice(0, end + 2);
+  const parts = block.split("\r\n");
+  // What follows the last line end of an incomplete read is a line still arriving.
+  if (end === -1) parts.pop();
+  const lines: [string, string][] = [];
+  for (const line of parts) {
+    if (line === "") continue;
+    const colon = line.indexOf(":");
+    const name = line.slice(0, Math.max(0, colon));
+    if (!TOKEN.test(name)) return undefined;
+    lines.push([name, withoutBlanks(line.slice(colon + 1))]);
+  }
+  return { lines, complete: end !== -1 };
 }
 
-/** A header value without the spaces and tabs around it (RFC 9110 §5.5), as Node's parser reads it. */
+/** A header value without the spaces and tabs around it, as Node's parser reads it. */
 function withoutBlanks(value: string): string {
   const blank = (i: number) => value[i] === " " || value[i] === "\t";
   let start = 0;
