@@ -103,8 +103,9 @@ async function generateShapes(subjects: ShapeSubjects): Promise<{ warmUp: Shape[
     }
     return found;
   };
-  const warmUp = await distinct(SEED + 1, WARM_UP);
-  return { warmUp, shapes: await distinct(SEED, SHAPES) };
+  // The measured shapes first, so that they are the same whatever the warm-up's length.
+  const shapes = await distinct(SEED, SHAPES);
+  return { warmUp: await distinct(SEED + 1, WARM_UP), shapes };
 }
 
 /** The distribution of `lengths`, with how many are over 3,000 characters. */
