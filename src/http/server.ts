@@ -119,11 +119,12 @@ function refusalOf(
   settings: HttpServerSettings,
 ): { refusal: ApiError; requestId?: string } | undefined {
   if (error.code === "HPE_INVALID_METHOD") return unknownMethodRefusal(error, settings);
-  const refusal = headerRefusalOf(error, settings);
+  const refusal = parserRefusalOf(error, settings);
   return refusal === undefined ? undefined : { refusal };
 }
 
-function headerRefusalOf(error: NodeJS.ErrnoException, settings: HttpServerSettings): ApiError | undefined {
+/** The refusal for what else Node's parser refused: a head too large or too slow, a chunk's extensions too large. */
+function parserRefusalOf(error: NodeJS.ErrnoException, settings: HttpServerSettings): ApiError | undefined {
   switch (error.code) {
     case "HPE_HEADER_OVERFLOW":
       return headersTooLarge();
