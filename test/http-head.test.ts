@@ -3,8 +3,9 @@
 // one body shape, an X-Request-Id, a catalogue code), and the connection is closed after it. A
 // request that expects `100 Continue` is told to send its body only after its checks.
 import { maxHeaderSize } from "node:http";
-import { connect } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import { expect } from "chai";
+import { createHttpServer } from "../src/http/server.js";
 import { startService, type RunningService } from "./support/service.js";
 
 /** One raw HTTP exchange: what the server wrote until it closed the connection, and when it closed. */
@@ -21,7 +22,7 @@ interface RawExchange {
  * test's timeout fails one that never does): the last part asks for the connection's close.
  */
 function exchange(
-  service: RunningService,
+  service: Pick<RunningService, "url">,
   parts: readonly string[],
   { gapMs = 0 }: { gapMs?: number } = {},
 ): Promise<RawExchange> {
@@ -302,6 +303,29 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
       expect(tooLarge.refusal).to.include('"code":"payload_too_large"');
     } finally {
       await service.close();
+    }
+  });
+
+  it("answers a head too slow after the answer before it on the connection (pipelined)", async () => {
+    // Around an app of its own whose answer takes longer than the head's time.
+    const server = createHttpServer(
+      (req, res) => {
+        setTimeout(() => res.end(`answer to ${req.url ?? ""}`), req.url === "/slow" ? 1_000 : 0);
+      },
+      { headersTimeoutMs: 300, postOnlyPaths: [] },
+    );
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const answer = await exchange({ url: `http://127.0.0.1:${String(port)}` }, [
+        "GET /slow HTTP/1.1\r\nHost: localhost\r\n\r\nGET /next HTTP/1.1\r\n",
+      ]);
+      expect(answer.status).to.equal(200);
+      const index = answer.body.indexOf("HTTP/1.1 ");
+      expect(answer.body.slice(0, index)).to.equal("answer to /slow");
+      expect(answer.body.slice(index)).to.match(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    } finally {
+      server.close();
     }
   });
 

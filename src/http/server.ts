@@ -37,8 +37,12 @@ export interface HttpServerSettings {
 /** How often Node looks for requests past their time (its default, 30 s, would let one wait that much longer). */
 const TIMEOUT_CHECK_MS = 250;
 const NODE_REQUEST_TIMEOUT_MS = 300_000;
-/** What Node's parser refuses in a request's head, before a response object is made for it. */
-const HEAD_REFUSALS = new Set(["HPE_INVALID_METHOD", "HPE_HEADER_OVERFLOW"]);
+/**
+ * What Node's parser refuses in a request's head, before a response object is made for it (a
+ * head too slow included: the app answers a slow body itself, long before Node's whole-request
+ * timeout).
+ */
+const HEAD_REFUSALS = new Set(["HPE_INVALID_METHOD", "HPE_HEADER_OVERFLOW", "ERR_HTTP_REQUEST_TIMEOUT"]);
 /** Node's own answer to what is not HTTP. */
 const BAD_REQUEST = "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n";
 
