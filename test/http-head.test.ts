@@ -145,6 +145,19 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
       );
     });
 
+    it("counts an unknown method's head as Node counts any: one byte under the limit is 405, the limit 413", async () => {
+      const unknown = (size: number) => requestOfSize(size).replace(/^POST /, "FOO ");
+      const under = await exchange(service, [unknown(maxHeaderSize - 1)]);
+      expectRefusal(under, 405, "method_not_allowed", /POST requests only/);
+      const at = await exchange(service, [unknown(maxHeaderSize)]);
+      expectRefusal(
+        at,
+        413,
+        "payload_too_large",
+        /headers are too large: they must come to less than 16384 bytes/,
+      );
+    });
+
     it("refuses a keep-alive connection's second request when its headers are too large, after answering the first", async () => {
       const first = requestOfSize(1_000, "keep-alive");
       const answer = await exchange(service, [first, requestOfSize(maxHeaderSize + 10_000)], { gapMs: 100 });
