@@ -143,13 +143,16 @@ const propertyDimension = (
   v: string,
   property: string,
   type: string,
-): Dimension => ({
-  name,
-  field,
-  value: `CASE WHEN ${servableTest(type)(`${v}.${property}`)} THEN ${v}.${property} END`,
-  indexed: property,
-  keeps: servableTest(type),
-});
+): Dimension => {
+  const keeps = servableTest(type);
+  return {
+    name,
+    field,
+    value: `CASE WHEN ${keeps(`${v}.${property}`)} THEN ${v}.${property} END`,
+    indexed: property,
+    keeps,
+  };
+};
 
 /** A dimension row of the domain table as the dimensions it names, for the rows `v` of `type`. */
 function dimensionsOf(type: ElementType, v: string, row: DimensionRow): Dimension[] {
