@@ -7,7 +7,7 @@ import neo4j from "neo4j-driver";
 import type { Filter } from "../src/domain/table.js";
 import { translatingSchema } from "../src/graphql/schema.js";
 import { translateDocument } from "../src/graphql/translate.js";
-import { cypherOf as translated } from "./support/translate.js";
+import { cypherOf as translated, translate } from "./support/translate.js";
 
 /** The one root field's Cypher, its whitespace folded to single spaces (the library indents it). */
 const cypherOf = async (document: string, variables?: Record<string, unknown>) =>
@@ -413,6 +413,23 @@ describe("nested fields compiled as one expression each (no database)", () => {
       '{ t: topic(id: "t1") { key: id list: decisions(limit: 2) { by: decidedBy { who: name } heading: title } label: name } }',
     ])
       expect(await cypherOf(worded), worded).to.equal(plain);
+  });
+
+  it("writes one text for every search of a list, its words sent as values only", async () => {
+    const [pricing] = await translate('{ decisionsConnection(search: "pricing", first: 3) { totalCount } }');
+    expect(pricing?.text).to.include("db.index.fulltext.queryNodes('decision_search', $search.query)");
+    expect(pricing?.text).not.to.match(/pric/i);
+    for (const search of ["usage-based bill", "O'Brien ')", "crème", "日本"]) {
+      const [other] = await translate(
+        `{ decisionsConnection(search: ${JSON.stringify(search)}, first: 3) { totalCount } }`,
+      );
+      expect(other?.text, search).to.equal(pricing?.text);
+      expect(other?.parameters.search, search).to.not.deep.equal(pricing?.parameters.search);
+    }
+    // A search of stop words only gives the index nothing to ask: a text of its own, without it.
+    expect(await cypherOf('{ decisionsConnection(search: "the", first: 3) { totalCount } }')).not.to.include(
+      "queryNodes",
+    );
   });
 });
 

@@ -66,8 +66,7 @@ export function rootPage(list: ElementList, request: FieldRequest, page: Page): 
   const parent = givenParent(list, request);
   if (parent !== undefined) return [...parentRows(list, parent, filters), ...sorted];
   // The search's candidates, few next to the label: sorted as they come, like a parent's rows.
-  if (search?.query !== undefined)
-    return [searchStart(v, list.search, search.query), where(filters), ...sorted];
+  if (search?.candidates === true) return [searchStart(v, list.search), where(filters), ...sorted];
   // Few rows pass the filters: all of them read from the fewest's index, and sorted.
   if (keepsFewRows(list, request, given, page.rows))
     return [...keptRows(list, request, given, page.after ? [comesAfter(v, order, POSITION)] : []), ...sorted];
@@ -101,7 +100,7 @@ export function fewRows(list: ElementList, request: FieldRequest, size: number):
   const parent = givenParent(list, request);
   if (parent !== undefined) return parentRows(list, parent, rowConditions(list, request));
   const given = givenArguments(list, request);
-  return requestedSearch(list, request)?.query === undefined && keepsFewRows(list, request, given, size)
+  return requestedSearch(list, request)?.candidates !== true && keepsFewRows(list, request, given, size)
     ? keptRows(list, request, given)
     : undefined;
 }

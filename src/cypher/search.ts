@@ -138,27 +138,36 @@ export function searchPattern(search: string): string {
 }
 
 /**
- * Cypher that is true when row `v`'s searched text holds every word of the search, the `$search`
- * parameter holding {@link searchPattern} (src/cypher/arguments.ts). The searched properties are
- * read as one text, a space between them; a property that is not a string holds no word.
+ * A search as its statement reads it, the `$search` parameter (src/cypher/arguments.ts): the
+ * pattern of its words and the index's candidate query. Both are values, not text, so that every
+ * search of a list shares one statement, which Neo4j plans once (and the service admits as
+ * planned, src/overload/first-askings.ts), whatever its words.
+ */
+export const searchParameter = (search: string) => ({
+  pattern: searchPattern(search),
+  query: candidateQuery(search) ?? null,
+});
+
+/**
+ * Cypher that is true when row `v`'s searched text holds every word of the search, `$search.pattern`
+ * being {@link searchPattern}. The searched properties are read as one text, a space between
+ * them; a property that is not a string holds no word.
  */
 export function matchesSearch(v: string, index: SearchIndex): string {
   const text = index.properties
     .map((property) => `CASE WHEN ${v}.${property} >= '' THEN ${v}.${property} ELSE '' END`)
     .join(" + ' ' + ");
-  return `toLower(normalize(${text}, NFD)) =~ $search`;
+  return `toLower(normalize(${text}, NFD)) =~ $search.pattern`;
 }
 
-/** The clause reading the candidates of `query` from the index as row `v`. */
-export function searchStart(v: string, index: SearchIndex, query: string): string {
-  // Built from letters, digits, `*`, `+`, brackets and spaces only (candidateQuery): no quote can end it.
-  if (!/^[\p{L}\p{N}*+() ]+$/u.test(query)) throw new Error(`not a candidate query: ${query}`);
-  return `CALL db.index.fulltext.queryNodes('${index.name}', '${query}') YIELD node AS ${v}`;
-}
+/** The clause reading the candidates of the search's query (`$search.query`) from the index as row `v`. */
+export const searchStart = (v: string, index: SearchIndex): string =>
+  `CALL db.index.fulltext.queryNodes('${index.name}', $search.query) YIELD node AS ${v}`;
 
-/** A request's search: the index's candidate query (when there is one) and the exact rule. */
+/** A request's search: whether the index has candidates to give, and the exact rule. */
 export interface Search {
-  query?: string;
+  /** The search has a candidate query ({@link candidateQuery}): the read starts from the index. */
+  candidates: boolean;
   condition: string;
 }
 
@@ -169,6 +178,5 @@ export interface Search {
  */
 export function searchOf(v: string, index: SearchIndex, search: unknown): Search | undefined {
   if (typeof search !== "string" || searchWords(search).length === 0) return undefined;
-  const query = candidateQuery(search);
-  return { ...(query === undefined ? {} : { query }), condition: matchesSearch(v, index) };
+  return { candidates: candidateQuery(search) !== undefined, condition: matchesSearch(v, index) };
 }

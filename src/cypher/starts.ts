@@ -75,9 +75,9 @@ export function readRows(
       servableInstants,
     };
   }
-  if (search?.query !== undefined) {
+  if (search?.candidates === true) {
     return {
-      clauses: [searchStart(v, list.search, search.query), ...whereAny(conditions())],
+      clauses: [searchStart(v, list.search), ...whereAny(conditions())],
       from: ["search"],
       servableInstants,
     };
