@@ -249,6 +249,47 @@ describe("groups (contract §7, v1 additions) on the fixture graph", () => {
     }
   });
 
+  // Two stored values near the largest Float: their mean is one, their sum is not (contract §7: a
+  // statistic is null only when there are no values; §3: what the schema cannot write is a field error).
+  it("averages values near the largest Float, and answers a sum past it as a field error, not a null", async () => {
+    const driver = testDriver();
+    await driver.executeQuery(
+      `CREATE (t:Topic {id: 't-huge', name: 'Huge'})
+       CREATE (:Decision {id: 'd-huge-1', title: 'Huge 1', status: 'DECIDED', regretScore: 1.7e308})-[:ABOUT]->(t)
+       CREATE (:Decision {id: 'd-huge-2', title: 'Huge 2', status: 'DECIDED', regretScore: 1.0e308})-[:ABOUT]->(t)`,
+      {},
+      { database: testDatabase },
+    );
+    try {
+      const { status, body } = await service.graphql(
+        '{ decisionGroups(topicId: "t-huge", by: [STATUS]) { status count regretScore { count max avg total: sum } } }',
+      );
+      expect(status).to.equal(200);
+      expect(body.data).to.deep.equal({
+        decisionGroups: [
+          {
+            status: "DECIDED",
+            count: 2,
+            regretScore: { count: 2, max: 1.7e308, avg: 1.35e308, total: null },
+          },
+        ],
+      });
+      expect(body.errors).to.have.length(1);
+      const [error] = body.errors as { message: string; path: unknown[]; extensions: { code: string } }[];
+      expect(error?.path).to.deep.equal(["decisionGroups", 0, "regretScore", "total"]);
+      expect(error?.extensions.code).to.equal("invalid_stored_value");
+      expect(error?.message).to.match(/sum that Float cannot write/);
+    } finally {
+      await driver.executeQuery(
+        "MATCH (n {id: 't-huge'}) OPTIONAL MATCH (d:Decision)-[:ABOUT]->(n) DETACH DELETE n, d",
+        {},
+        {
+          database: testDatabase,
+        },
+      );
+    }
+  });
+
   it("featureGroups agree with the features list (nulls, the team `platform` beside `Platform`)", async () => {
     for (const filters of ["", "shipped: false", 'ownerId: "p1"']) {
       const comma = filters === "" ? "" : `${filters}, `;

@@ -11,7 +11,7 @@ import { readRows, rowsKeptBy } from "./starts.js";
 import { requestedWhere } from "./where.js";
 import { requestedWhereSeek } from "./where-seeks.js";
 import { lines } from "./text.js";
-import { isServableInstant, LARGEST_NUMBER, numberOrNull } from "./values.js";
+import { isServableInstant, numberOrNull } from "./values.js";
 
 /** A group dimension: the value a row is grouped by, its sort key and its field's value. */
 export interface Dimension {
@@ -199,7 +199,8 @@ const STATS_FIELDS = {
   count: ["count"],
   min: ["min"],
   max: ["max"],
-  avg: ["count", "sum"],
+  // Neo4j's own mean, which never overflows: the sum of two values near 1.8e308 does.
+  avg: ["avg"],
   // Null, not 0, when there are no values.
   sum: ["count", "sum"],
 } as const;
@@ -236,22 +237,20 @@ const statsAggregates = ({ property, fields }: Stats): string[] =>
     (aggregate) => `${aggregate}(${property}_value) AS ${property}_${aggregate}`,
   );
 
-/** `value` when it is a finite number, else null. */
-const servableAggregate = (value: string) => `CASE WHEN abs(${value}) <= ${LARGEST_NUMBER} THEN ${value} END`;
-
-/** The selected fields of NumberStats from their aggregates: all null but `count` when there are no values. */
+/**
+ * The selected fields of NumberStats from their aggregates: all null but `count` when there are no
+ * values. A sum of finite values can still overflow a float (two near 1.8e308): it is sent as the
+ * infinity it is, which the schema answers as a field error (src/graphql/stored-values.ts), not as
+ * a null that would say there were no values.
+ */
 const numberStats = ({ property, fields }: Stats) => {
   const a = (aggregate: string) => `${property}_${aggregate}`;
-  // A sum of finite values can still overflow a float (two near 1.8e308): null, not an infinity,
-  // which GraphQL's Float cannot write.
-  const nullWhenNone = (value: string) =>
-    `CASE WHEN ${a("count")} = 0 THEN null ELSE ${servableAggregate(value)} END`;
   const value: Record<StatsField, string> = {
     count: a("count"),
     min: `toFloat(${a("min")})`,
     max: `toFloat(${a("max")})`,
-    avg: nullWhenNone(`toFloat(${a("sum")}) / ${a("count")}`),
-    sum: nullWhenNone(`toFloat(${a("sum")})`),
+    avg: `toFloat(${a("avg")})`,
+    sum: `CASE WHEN ${a("count")} = 0 THEN null ELSE toFloat(${a("sum")}) END`,
   };
   return `{${fields.map((field) => `${field}: ${value[field]}`).join(", ")}}`;
 };

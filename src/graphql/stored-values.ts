@@ -236,4 +236,19 @@ export function guardStoredValues(
         guard(field, () => ({ label, node: `A group of ${label} nodes` }));
     }
   }
+  guardStatistics(schema);
+}
+
+/**
+ * Checks a group's statistics: a `sum` of stored values can be past the largest Float (two near
+ * 1.8e308), which the schema answers as a field error at its path, not as a null (null is
+ * "no values", contract §7). The other statistics of servable values are always servable.
+ */
+function guardStatistics(schema: GraphQLSchema): void {
+  const stats = schema.getType("NumberStats");
+  if (!isObjectType(stats)) return;
+  for (const name of ["min", "max", "avg", "sum"]) {
+    const field = stats.getFields()[name];
+    if (field !== undefined) guard(field, () => ({ label: "NumberStats", node: "A group's NumberStats" }));
+  }
 }
