@@ -286,7 +286,7 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
     }
   });
 
-  it("answers a request refused for its head after the answer before it on the connection (pipelined)", async () => {
+  it("answers what the parser refuses behind a request after that answer (pipelined), and ignores bytes after a closing request", async () => {
     const service = await startService();
     try {
       const body = JSON.stringify({ query: "{ topics(limit: 1) { id } }" });
@@ -297,6 +297,7 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
       const behind = async (parts: string[]) => {
         const { status, body: received } = await exchange(service, parts);
         const index = received.indexOf("HTTP/1.1 ");
+        if (index < 0) return { status, answer: received, refusal: "" };
         return { status, answer: received.slice(0, index), refusal: received.slice(index) };
       };
       // Each in one read with the first request, refused while it is being answered: the
@@ -306,12 +307,22 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
       const tooLarge = await behind([
         `${first}GET /v1/graphql HTTP/1.1\r\nX-Padding: ${"p".repeat(20_000)}\r\n\r\n`,
       ]);
-      for (const { status, answer } of [unknownMethod, tooLarge]) {
+      // Not HTTP behind it: a header line without its colon, a body framed twice.
+      const badHeader = await behind([`${first}POST / HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n`]);
+      const framedTwice = await behind([
+        `${first}POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}`,
+      ]);
+      // Bytes after a request that closes the connection: ignored, with no answer of their own.
+      const closing = first.replace("Host: localhost\r\n", "Host: localhost\r\nConnection: close\r\n");
+      const afterClose = await behind([`${closing}{junk`]);
+      for (const { status, answer } of [unknownMethod, tooLarge, badHeader, framedTwice, afterClose]) {
         expect(status).to.equal(200);
         // The whole first answer, and nothing of the refusal in it.
         expect(JSON.parse(answer)).to.have.nested.property("data.topics").with.length(1);
       }
-      expect(unknownMethod.refusal).to.equal("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+      for (const { refusal } of [unknownMethod, badHeader, framedTwice])
+        expect(refusal).to.equal("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+      expect(afterClose.refusal).to.equal("");
       expect(tooLarge.refusal).to.match(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
       expect(tooLarge.refusal).to.include('"code":"payload_too_large"');
     } finally {

@@ -92,13 +92,17 @@ export function createHttpServer(app: RequestListener, settings: HttpServerSetti
       socket.end(answer);
       return;
     }
-    // A request refused for its head was sent behind one still being answered (pipelined): the
-    // refusal follows that answer. Any other refusal is of the request being answered, which can
-    // be refused only before its answer has begun.
-    if (HEAD_REFUSALS.has(error.code ?? "")) {
+    // What the parser refused came behind a request still being answered (pipelined, or bytes
+    // after a request that closes the connection) when it is a request's head, or when that
+    // request was read whole: the refusal follows that answer, which it must not replace. Bytes
+    // after a request that closes the connection are ignored (RFC 9112 §9.6). Any other refusal
+    // is of the request being answered (its body), which can be refused only before its answer
+    // has begun.
+    if (HEAD_REFUSALS.has(error.code ?? "") || response.req.complete) {
       finished(response, (unfinished) => {
-        if (unfinished === undefined || unfinished === null) socket.end(answer);
-        else socket.destroy();
+        if (unfinished !== undefined && unfinished !== null) socket.destroy();
+        else if (error.code === "HPE_CLOSED_CONNECTION") socket.end();
+        else socket.end(answer);
       });
     } else if (response.headersSent) socket.destroy();
     else socket.end(answer);
