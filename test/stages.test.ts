@@ -316,6 +316,18 @@ describe("failureResponse (pure)", () => {
       retryAfter: "5",
     });
     expect(answer(driverError("ServiceUnavailable")).status).to.equal(503);
+    // Neo4j answers, but not this query, for the memory it needed: a 503 that says so.
+    for (const code of [
+      "Neo.TransientError.General.MemoryPoolOutOfMemoryError",
+      "Neo.ClientError.General.TransactionOutOfMemoryError",
+    ]) {
+      const memory = failureResponse(driverError(code), "r1");
+      expect([memory.status, memory.headers["Retry-After"]], code).to.deep.equal([503, "5"]);
+      expect(memory.body.errors[0]?.message, code).to.match(/ran out of memory for this query/);
+    }
+    expect(failureResponse(driverError("ServiceUnavailable"), "r1").body.errors[0]?.message).to.match(
+      /cannot be reached/,
+    );
     expect(answer(new Neo4jDidNotAnswer("Neo4j did not answer within 3000 ms.")).status).to.equal(503);
     // The driver's words when its pool closed under a request (the service shutting down): no code.
     expect(

@@ -1,5 +1,5 @@
 import { ApiError, errorBody, type ErrorCode } from "../errors/catalogue.js";
-import { findNeo4jError, isDatabaseUnavailable, isQueryTimeout } from "../neo4j/errors.js";
+import { findNeo4jError, isDatabaseUnavailable, isOutOfMemory, isQueryTimeout } from "../neo4j/errors.js";
 import { RETRY_AFTER_SECONDS } from "../contract.js";
 
 /** A failure as the caller receives it, and the log line when it is not the caller's doing. */
@@ -32,11 +32,15 @@ export function failureResponse(failure: unknown, requestId: string): FailureRes
 }
 
 function classify(error: unknown): ApiError {
-  if (isDatabaseUnavailable(error)) {
-    return new ApiError("service_unavailable", undefined, {
-      "Retry-After": String(RETRY_AFTER_SECONDS.unavailable),
-    });
-  }
+  const retryAfter = { "Retry-After": String(RETRY_AFTER_SECONDS.unavailable) };
+  // Neo4j answers, but not this query: the message says so, and what the caller can do.
+  if (isOutOfMemory(error))
+    return new ApiError(
+      "service_unavailable",
+      "The database ran out of memory for this query. Ask for less (a smaller limit, depth or maxLength), or try again shortly.",
+      retryAfter,
+    );
+  if (isDatabaseUnavailable(error)) return new ApiError("service_unavailable", undefined, retryAfter);
   if (isQueryTimeout(error)) return new ApiError("query_timeout");
   return new ApiError("internal_error");
 }

@@ -66,6 +66,23 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   );
 }
 
+/**
+ * Server codes for a query that needed more memory than Neo4j has left in its pools or gives one
+ * transaction (`db.memory.transaction.max`, a client error): 503 either way, as the database at
+ * its limit, though the same question may meet it again.
+ */
+const OUT_OF_MEMORY_CODES = new Set([
+  "Neo.TransientError.General.MemoryPoolOutOfMemoryError",
+  "Neo.TransientError.General.OutOfMemoryError",
+  "Neo.ClientError.General.TransactionOutOfMemoryError",
+]);
+
+/** True when Neo4j refused the query for the memory it needed (503, said as such). */
+export function isOutOfMemory(error: unknown): boolean {
+  const code = findNeo4jError(error)?.code;
+  return code !== undefined && OUT_OF_MEMORY_CODES.has(code);
+}
+
 /** True when Neo4j aborted the query at the transaction timeout (504). */
 export function isQueryTimeout(error: unknown): boolean {
   const code = findNeo4jError(error)?.code;
