@@ -20,7 +20,7 @@ import { assignRequestId } from "./http/request-id.js";
 import { noStore } from "./http/no-store.js";
 import { allowOrigins } from "./http/cors.js";
 import { ignoreUnsatisfiableAccept } from "./http/accept.js";
-import { resolvePersistedDocument, type DocumentSources } from "./documents/stage.js";
+import { rememberValidDocument, resolvePersistedDocument, type DocumentSources } from "./documents/stage.js";
 import {
   checkQueryText,
   parseGraphQLBody,
@@ -121,6 +121,7 @@ export async function createApp({
     resolvePersistedDocument(documents),
     checkQueryText,
     validateDocument(schema, parsed),
+    rememberValidDocument(documents),
     ignoreUnsatisfiableAccept,
     expressMiddleware(graphql, {
       context: ({ res }) =>

@@ -110,6 +110,20 @@ describe("persisted documents (contract §10)", function () {
       expect((await post(service, { query, extensions: apq(hash) })).status).to.equal(200);
     });
 
+    it("remembers only a valid document: a text refused for its length, syntax or schema is not kept", async () => {
+      const padding = `# ${fresh()}\n`;
+      for (const [query, code] of [
+        [`${padding}{ topics { id } }${" ".repeat(10_001)}`, "query_too_long"],
+        [`${padding}{ topics { id }`, "parse_error"],
+        [`${padding}{ topics { nope } }`, "validation_failed"],
+      ] as const) {
+        const hash = sha256Hex(query);
+        expectRefused(await post(service, { query, extensions: apq(hash) }), 422, code);
+        expect(await redis.exists(persistedQueryKey(hash)), code).to.equal(0);
+        expectNotFound(await post(service, { extensions: apq(hash) }));
+      }
+    });
+
     it("runs a remembered document by documentId too, and variables and operationName with it", async () => {
       const query = `query Named($n: Int) { topics(limit: $n) { id } } # ${String(Math.random())}`;
       const hash = sha256Hex(query);

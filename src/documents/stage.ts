@@ -24,8 +24,9 @@ const notAllowed = () => new ApiError("document_not_allowed");
  * Contract §10, after the request shape and before the query length: resolves the document a
  * body names to its text (`req.body.query`), and holds a key restricted to trusted documents to
  * them. A hash alone runs a remembered document, a trusted one for a restricted key, or answers
- * `PersistedQueryNotFound` so the client resends the text; text with a hash is checked and
- * remembered. What goes on to GraphQL is a plain `query` body: Apollo never sees the extension.
+ * `PersistedQueryNotFound` so the client resends the text; text with a hash is checked, and
+ * remembered once valid ({@link rememberValidDocument}). What goes on to GraphQL is a plain
+ * `query` body: Apollo never sees the extension.
  */
 export function resolvePersistedDocument({ remembered, keys }: DocumentSources): RequestHandler {
   const trustedTexts = new LRUCache<string, string>({
@@ -49,7 +50,7 @@ export function resolvePersistedDocument({ remembered, keys }: DocumentSources):
       if (reference.query !== undefined) {
         if (trusted !== undefined && !trusted.has(reference.sha256 ?? sha256Hex(reference.query)))
           throw notAllowed();
-        if (reference.sha256 !== undefined) await remembered.remember(reference.sha256, reference.query);
+        if (reference.sha256 !== undefined) res.locals.rememberAs = reference.sha256;
         query = reference.query;
       } else if (trusted !== undefined) {
         // A restricted key is answered from its own documents: resending the text would not help.
@@ -70,6 +71,23 @@ export function resolvePersistedDocument({ remembered, keys }: DocumentSources):
         ...(body.operationName !== undefined && { operationName: body.operationName }),
         ...(extensions.length > 0 && { extensions: Object.fromEntries(extensions) }),
       } satisfies GraphQLRequest;
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/**
+ * After validation: remembers a text sent with its hash (`res.locals.rememberAs`) for the hash
+ * alone to name later. Only a valid document is kept: a text refused for its length, its syntax
+ * or the schema would fill the shared store (for 25 hours, up to 64 KiB each) for nothing.
+ */
+export function rememberValidDocument({ remembered }: Pick<DocumentSources, "remembered">): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      const sha256 = res.locals.rememberAs;
+      if (sha256 !== undefined) await remembered.remember(sha256, (req.body as GraphQLRequest).query);
       next();
     } catch (error) {
       next(error);

@@ -20,6 +20,11 @@ declare global {
       caller?: Caller;
       /** Set by the request log, filled by later stages. */
       report?: RequestReport;
+      /**
+       * The SHA-256 a body named beside its text (contract §10), set by the persisted-documents
+       * stage: the text is remembered under it once validation has passed.
+       */
+      rememberAs?: string;
     }
   }
 }
