@@ -127,10 +127,18 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
         return stop();
       })
       .then(() => Promise.all([driver.close(), closeRedis()]))
-      .then(() => {
-        log("Stopped.");
-        process.exit(0);
-      });
+      .then(
+        () => {
+          log("Stopped.");
+          process.exit(0);
+        },
+        // A step that failed (Redis gone as it quits, a driver that will not close): said in one
+        // line, and the process still ends, with a code that says it did not stop cleanly.
+        (error: unknown) => {
+          logError(`Stopping failed: ${error instanceof Error ? error.message : String(error)}`);
+          process.exit(1);
+        },
+      );
   };
   process.once("SIGTERM", shutdown).once("SIGINT", shutdown);
 }
