@@ -11,7 +11,7 @@ import { readRows, rowsKeptBy } from "./starts.js";
 import { requestedWhere } from "./where.js";
 import { requestedWhereSeek } from "./where-seeks.js";
 import { lines } from "./text.js";
-import { isServableInstant, numberOrNull } from "./values.js";
+import { isServableInstant, LARGEST_NUMBER, numberOrNull } from "./values.js";
 
 /** A group dimension: the value a row is grouped by, its sort key and its field's value. */
 export interface Dimension {
@@ -194,13 +194,13 @@ const statsValue = (list: ElementList, property: string, numeric: ReadonlySet<st
   return `${numeric.has(property) ? value : numberOrNull(value, scalar)} AS ${property}_value`;
 };
 
-/** A NumberStats field, and the aggregates its value is made of (`avg` is `sum / count`). */
+/** A NumberStats field, and the aggregates its value is made of. */
 const STATS_FIELDS = {
   count: ["count"],
   min: ["min"],
   max: ["max"],
-  // Neo4j's own mean, which never overflows: the sum of two values near 1.8e308 does.
-  avg: ["avg"],
+  // `sum / count` while the sum is finite, else Neo4j's running mean (see numberStats).
+  avg: ["count", "sum", "avg"],
   // Null, not 0, when there are no values.
   sum: ["count", "sum"],
 } as const;
@@ -241,7 +241,7 @@ const statsAggregates = ({ property, fields }: Stats): string[] =>
  * The selected fields of NumberStats from their aggregates: all null but `count` when there are no
  * values. A sum of finite values can still overflow a float (two near 1.8e308): it is sent as the
  * infinity it is, which the schema answers as a field error (src/graphql/stored-values.ts), not as
- * a null that would say there were no values.
+ * a null that would say there were no values; so is a mean neither way of computing it can write.
  */
 const numberStats = ({ property, fields }: Stats) => {
   const a = (aggregate: string) => `${property}_${aggregate}`;
@@ -249,7 +249,9 @@ const numberStats = ({ property, fields }: Stats) => {
     count: a("count"),
     min: `toFloat(${a("min")})`,
     max: `toFloat(${a("max")})`,
-    avg: `toFloat(${a("avg")})`,
+    // Each overflows where the other may not: a sum of two values near 1.8e308, a running mean
+    // of 1.7e308 and -1e308 (its step `x - avg`). Both do only for a mean past the largest Float.
+    avg: `CASE WHEN ${a("count")} = 0 THEN null WHEN abs(toFloat(${a("sum")})) <= ${LARGEST_NUMBER} THEN toFloat(${a("sum")}) / ${a("count")} ELSE toFloat(${a("avg")}) END`,
     sum: `CASE WHEN ${a("count")} = 0 THEN null ELSE toFloat(${a("sum")}) END`,
   };
   return `{${fields.map((field) => `${field}: ${value[field]}`).join(", ")}}`;
