@@ -312,15 +312,28 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
       const framedTwice = await behind([
         `${first}POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}`,
       ]);
+      // A second request whose body is not HTTP (a chunk size that is not hex), its head read:
+      // the refusal of its body still comes after the first answer.
+      const badChunk = await behind([
+        `${first}POST /api/v1/graphql HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${service.key}\r\n` +
+          "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n",
+      ]);
       // Bytes after a request that closes the connection: ignored, with no answer of their own.
       const closing = first.replace("Host: localhost\r\n", "Host: localhost\r\nConnection: close\r\n");
       const afterClose = await behind([`${closing}{junk`]);
-      for (const { status, answer } of [unknownMethod, tooLarge, badHeader, framedTwice, afterClose]) {
+      for (const { status, answer } of [
+        unknownMethod,
+        tooLarge,
+        badHeader,
+        framedTwice,
+        badChunk,
+        afterClose,
+      ]) {
         expect(status).to.equal(200);
         // The whole first answer, and nothing of the refusal in it.
         expect(JSON.parse(answer)).to.have.nested.property("data.topics").with.length(1);
       }
-      for (const { refusal } of [unknownMethod, badHeader, framedTwice])
+      for (const { refusal } of [unknownMethod, badHeader, framedTwice, badChunk])
         expect(refusal).to.equal("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
       expect(afterClose.refusal).to.equal("");
       expect(tooLarge.refusal).to.match(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
@@ -349,6 +362,36 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
       expect(answer.body.slice(0, index)).to.equal("answer to /slow");
       expect(answer.body.slice(index)).to.match(/^HTTP\/1\.1 408 Request Timeout\r\n/);
     } finally {
+      server.close();
+    }
+  });
+
+  it("refuses once what keeps arriving behind a request being answered, with no listener per chunk", async () => {
+    // Node's parser fails again on every chunk after its first error.
+    const server = createHttpServer(
+      (req, res) => {
+        setTimeout(() => res.end(`answer to ${req.url ?? ""}`), 500);
+      },
+      { headersTimeoutMs: 5_000, postOnlyPaths: [] },
+    );
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const warnings: Error[] = [];
+    const warned = (warning: Error) => warnings.push(warning);
+    process.on("warning", warned);
+    try {
+      const { port } = server.address() as AddressInfo;
+      const answer = await exchange(
+        { url: `http://127.0.0.1:${String(port)}` },
+        ["GET /slow HTTP/1.1\r\nHost: localhost\r\n\r\n", ...Array<string>(30).fill("\u0001 not HTTP\r\n")],
+        { gapMs: 10 },
+      );
+      expect(answer.status).to.equal(200);
+      const index = answer.body.indexOf("HTTP/1.1 ");
+      expect(answer.body.slice(0, index)).to.equal("answer to /slow");
+      expect(answer.body.slice(index)).to.equal("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+      expect(warnings.map((warning) => warning.name)).to.deep.equal([]);
+    } finally {
+      process.off("warning", warned);
       server.close();
     }
   });

@@ -18,7 +18,8 @@ import {
   type Server,
   type ServerResponse,
 } from "node:http";
-import { finished, type Duplex } from "node:stream";
+import type { Duplex } from "node:stream";
+import { finished } from "node:stream/promises";
 import { ApiError, errorBody } from "../errors/catalogue.js";
 import { JSON_ANSWER_TYPE } from "./accept.js";
 import { chooseRequestId } from "./request-id.js";
@@ -74,38 +75,50 @@ export function createHttpServer(app: RequestListener, settings: HttpServerSetti
   server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
     server.emit("request", req, res);
   });
-  // The response each connection is writing, if any: a refusal may be written only between two
-  // (Node's own check, on a field of the socket that is not public).
-  const answering = new WeakMap<Duplex, ServerResponse>();
+  // The responses each connection has yet to finish, in order (Node answers pipelined requests in
+  // turn): a refusal may be written only after those it comes behind. Finished ones are dropped
+  // from the front as the next request comes, so a keep-alive connection's list stays short.
+  const answering = new WeakMap<Duplex, ServerResponse[]>();
+  // Connections whose refusal waits for answers: Node's parser fails again on every later chunk.
+  const refusing = new WeakSet<Duplex>();
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-    answering.set(req.socket, res);
+    const responses = answering.get(req.socket);
+    if (responses === undefined) {
+      answering.set(req.socket, [res]);
+      return;
+    }
+    while (responses[0]?.writableFinished === true) responses.shift();
+    responses.push(res);
   });
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (!socket.writable || error.code === "ECONNRESET") {
       socket.destroy();
       return;
     }
+    if (refusing.has(socket)) return;
     const refused = refusalOf(error, settings);
     const answer = refused === undefined ? BAD_REQUEST : rawAnswer(refused.refusal, refused.requestId);
-    const response = answering.get(socket);
-    if (response === undefined || response.writableFinished) {
-      socket.end(answer);
+    const unfinished = (answering.get(socket) ?? []).filter((response) => !response.writableFinished);
+    // A refusal of a head, or of bytes after the last request read whole, comes behind every
+    // request on the connection (pipelined, or bytes after a request that closes it). Any other
+    // is of the last request's body, still being read: behind the requests before it, and only
+    // while its own answer has not begun.
+    const last = unfinished.at(-1);
+    const ofBody = last !== undefined && !HEAD_REFUSALS.has(error.code ?? "") && !last.req.complete;
+    const before = ofBody ? unfinished.slice(0, -1) : unfinished;
+    const refuse = () => {
+      if (ofBody && last.headersSent) socket.destroy();
+      // Bytes after a request that closes the connection are ignored (RFC 9112 §9.6).
+      else if (error.code === "HPE_CLOSED_CONNECTION") socket.end();
+      else socket.end(answer);
+    };
+    if (before.length === 0) {
+      refuse();
       return;
     }
-    // What the parser refused came behind a request still being answered (pipelined, or bytes
-    // after a request that closes the connection) when it is a request's head, or when that
-    // request was read whole: the refusal follows that answer, which it must not replace. Bytes
-    // after a request that closes the connection are ignored (RFC 9112 §9.6). Any other refusal
-    // is of the request being answered (its body), which can be refused only before its answer
-    // has begun.
-    if (HEAD_REFUSALS.has(error.code ?? "") || response.req.complete) {
-      finished(response, (unfinished) => {
-        if (unfinished !== undefined && unfinished !== null) socket.destroy();
-        else if (error.code === "HPE_CLOSED_CONNECTION") socket.end();
-        else socket.end(answer);
-      });
-    } else if (response.headersSent) socket.destroy();
-    else socket.end(answer);
+    // The answers it comes behind go out whole first; one cut short ends the connection.
+    refusing.add(socket);
+    Promise.all(before.map((response) => finished(response))).then(refuse, () => socket.destroy());
   });
   return server;
 }
