@@ -131,18 +131,22 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
       return `POST ${path} HTTP/1.1\r\n${headers.map(([name, value]) => `${name}: ${value}\r\n`).join("")}\r\n${query}`;
     };
 
+    const expectHeadersTooLarge = (answer: RawExchange) => {
+      expectRefusal(
+        answer,
+        413,
+        "payload_too_large",
+        /headers are too large: they must come to less than 16384 bytes/,
+      );
+    };
+
     it("answers headers one byte under the limit, and refuses the limit itself with 413 payload_too_large", async () => {
       const under = await exchange(service, [requestOfSize(maxHeaderSize - 1)]);
       expect(under.status).to.equal(200);
       expect(JSON.parse(under.body)).to.have.nested.property("data.topics");
 
       const at = await exchange(service, [requestOfSize(maxHeaderSize)]);
-      expectRefusal(
-        at,
-        413,
-        "payload_too_large",
-        /headers are too large: they must come to less than 16384 bytes/,
-      );
+      expectHeadersTooLarge(at);
     });
 
     it("counts an unknown method's head as Node counts any: one byte under the limit is 405, the limit 413", async () => {
@@ -150,12 +154,7 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
       const under = await exchange(service, [unknown(maxHeaderSize - 1)]);
       expectRefusal(under, 405, "method_not_allowed", /POST requests only/);
       const at = await exchange(service, [unknown(maxHeaderSize)]);
-      expectRefusal(
-        at,
-        413,
-        "payload_too_large",
-        /headers are too large: they must come to less than 16384 bytes/,
-      );
+      expectHeadersTooLarge(at);
     });
 
     it("refuses a keep-alive connection's second request when its headers are too large, after answering the first", async () => {

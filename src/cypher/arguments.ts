@@ -7,9 +7,9 @@ import { searchParameter } from "./search.js";
 
 /**
  * A field's arguments as its statement reads them: `$after` is the position the cursor names
- * (cursor.ts), `$search` its words' pattern and
- * the index's query for them (search.ts). The request pipeline has checked
- * both (src/graphql/argument-checks.ts); null and absent stay as they are (not given).
+ * (cursor.ts), `$search` its words' pattern and the index's query for them (search.ts). The
+ * request pipeline has checked both (src/graphql/argument-checks.ts); null and absent stay as they
+ * are (not given).
  */
 export function cypherArguments(args: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const { after, search } = args;

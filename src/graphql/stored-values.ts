@@ -241,8 +241,9 @@ export function guardStoredValues(
 
 /**
  * Checks a group's statistics: a `sum` of stored values can be past the largest Float (two near
- * 1.8e308), which the schema answers as a field error at its path, not as a null (null is
- * "no values", contract §7). The other statistics of servable values are always servable.
+ * 1.8e308), and so can an `avg` no way of computing fits (src/cypher/groups.ts); the schema answers
+ * either as a field error at its path, not as a null (null is "no values", contract §7). `min` and
+ * `max` of servable values always fit, and are checked alike.
  */
 function guardStatistics(schema: GraphQLSchema): void {
   const stats = schema.getType("NumberStats");
