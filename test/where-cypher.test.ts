@@ -27,10 +27,10 @@ describe("where compiled to Cypher, without a database (src/cypher/where.ts)", (
     expect(text).to.include("d.id IN $where.`id.in`");
     expect(text).to.include("d.title STARTS WITH $where.`title.startsWith`");
     // Texts, enums and floats compare as they are (another type compares as null); a float must
-    // also be one the wire writes.
-    expect(text).not.to.include("CASE");
+    // also be one the wire writes (a CASE that only tests its type, no guard deciding in order).
+    expect(text).not.to.include("ELSE false");
     expect(text).to.include(
-      "(-1.7976931348623157e308 <= d.regretScore <= 1.7976931348623157e308 AND (d.regretScore IS :: FLOAT OR -9007199254740991 <= d.regretScore <= 9007199254740991) AND d.regretScore >= $where.`regretScore.gte`)",
+      "(-1.7976931348623157e308 <= d.regretScore <= 1.7976931348623157e308 AND CASE WHEN d.regretScore IS :: FLOAT THEN true ELSE -9007199254740991 <= d.regretScore <= 9007199254740991 END AND d.regretScore >= $where.`regretScore.gte`)",
     );
     // An integer's or a date's comparison could fail on another type: CASE decides in order.
     const guarded = whereCondition("Decision", "d", { executionGapDays: { gt: 3 } }) ?? "";

@@ -114,7 +114,7 @@ function unsortedTail(
     `USING INDEX ${v}:${label}(id)`,
     where([
       `${v}.id >= ${start} AND ${condition}`,
-      ...(page.after ? [`(${p}[1] IS NOT NULL OR ${v}.id <> ${id})`] : []),
+      ...(page.after ? [`CASE WHEN ${p}[1] IS NULL THEN ${v}.id <> ${id} ELSE true END`] : []),
       ...conditions,
     ]),
     `RETURN ${v} ORDER BY ${v}.id LIMIT ${page.size}`,
