@@ -148,6 +148,15 @@ function named<const T extends readonly string[]>(id: string, ...bases: T): { [K
 }
 
 /**
+ * Above this many links, a path's last node is a hub: its neighbours, the next step's candidates,
+ * are tested against the target's ball (below) rather than by one shortest-route search each.
+ */
+const HUB_LINKS = 1000;
+
+/** The most nodes the target's ball may hold; a larger one is given up, and each candidate searched. */
+const BALL_NODES = 100_000;
+
+/**
  * The shortest paths from node `s` to the node `type` + `$id` (contract §7 part 4), as a list of
  * `{length, nodes, links}` maps in order of their nodes' (`NodeType`, `id`) sequence. Reads `$id`
  * and `$limit`; `type`, `maxLength` and `linkTypes` are written into the text.
@@ -159,6 +168,15 @@ function named<const T extends readonly string[]>(id: string, ...bases: T): { [K
  * the answer's order) kept while they still lie on a shortest route to the target, tested one by
  * one until `limit` pass. A path in the answer's order is made of prefixes in that order, so the
  * `limit` first prefixes of each length hold the `limit` first paths.
+ *
+ * A candidate `j` links from `s` lies on a shortest route when it is within `L − j` links of the
+ * target (never fewer: the path is shortest). Tested one by one, that is a search per candidate,
+ * and a search that meets a hub near the target reads the hub's links again for every candidate:
+ * beside a topic of 20,000 decisions, that exhausts the query's memory. So once a step starts
+ * from a hub ({@link HUB_LINKS}), the target's balls (the nodes within 0, 1, … `L − j` links of
+ * it, each read once from the one before) are collected, and that step's candidates and every later
+ * step's are looked up in the ball of their step; a ball past {@link BALL_NODES} is given up for the
+ * searches.
  */
 export function pathsOf(s: string, args: Readonly<Record<string, unknown>>, n: number): string {
   const { maxLength: range } = GRAPH_DEFAULTS.pathsTo;
@@ -166,13 +184,24 @@ export function pathsOf(s: string, args: Readonly<Record<string, unknown>>, n: n
   const id = String(n);
   const types = relationshipTypes(args.linkTypes);
   const [target, length, path, search, done] = named(id, "t", "len", "p", "q", "done");
-  const [paths, step, k, pre, a, r, x] = named(id, "qs", "j", "k", "pre", "a", "r", "x");
+  const [acc, step, k, pre, a, r, x] = named(id, "acc", "j", "k", "pre", "a", "r", "x");
   const [type, out, ns, ls, i] = named(id, "ty", "out", "ns", "ls", "i");
-  // On a shortest route: the target, or `L − j` links or fewer from it (never fewer: the path is shortest).
+  const [balls, ball, grown, end, d, y, z] = named(id, "bs", "b", "g", "e", "d", "y", "z");
+  const paths = `${acc}.qs`;
+  // The balls once a path's last node is a hub, kept from then on; `[]` for balls given up.
+  const ballsNow =
+    `CASE WHEN ${acc}.bs IS NULL AND any(${end} IN [${pre} IN ${paths} | ${pre}.nodes[-1]] ` +
+    `WHERE COUNT { (${end})-[${types}]-() } > ${String(HUB_LINKS)}) THEN ` +
+    `[${grown} IN [reduce(${ball} = [[${target}]], ${d} IN range(1, ${length} - ${step}) | ${ball} + [COLLECT { ` +
+    `UNWIND ${ball}[-1] AS ${y} MATCH (${y})-[${types}]-{0,1}(${z}) RETURN DISTINCT ${z} LIMIT ${String(BALL_NODES)} ` +
+    `}])] | CASE WHEN size(${grown}[-1]) < ${String(BALL_NODES)} THEN ${grown} ELSE [] END][0] ` +
+    `ELSE ${acc}.bs END`;
+  // On a shortest route: the target, in the ball of `L − j` links, or `L − j` links or fewer from it.
   const onRoute =
     maxLength === 1
       ? `${x} = ${target}`
-      : `${x} = ${target} OR EXISTS { MATCH ${search} = SHORTEST 1 (${x})-[${types}]-{1,${String(maxLength - 1)}}(${target}) WHERE length(${search}) <= ${length} - ${step} }`;
+      : `${x} = ${target} OR ${x} IN ${balls}[${length} - ${step}] OR EXISTS { WITH * WHERE ${balls} IS NULL OR ${balls} = [] ` +
+        `MATCH ${search} = SHORTEST 1 (${x})-[${types}]-{1,${String(maxLength - 1)}}(${target}) WHERE length(${search}) <= ${length} - ${step} }`;
   return lines(
     "COLLECT {",
     ...indent([
@@ -182,7 +211,8 @@ export function pathsOf(s: string, args: Readonly<Record<string, unknown>>, n: n
       // The paths of `j` links so far, `{nodes, links}`, each link `[type, leaves the node before it]`:
       // at each step, the neighbours of each path's last node (at the last step, the target only)
       // in the answer's order, tested in that order until `limit` lie on a shortest route.
-      `WITH ${length}, reduce(${paths} = [{nodes: [${s}], links: []}], ${step} IN range(1, ${length}) | COLLECT {`,
+      `WITH ${length}, reduce(${acc} = {qs: [{nodes: [${s}], links: []}], bs: null}, ${step} IN range(1, ${length}) | ` +
+        `[${balls} IN [${maxLength === 1 ? "null" : ballsNow}] | {bs: ${balls}, qs: COLLECT {`,
       ...indent([
         `UNWIND range(0, size(${paths}) - 1) AS ${k}`,
         `WITH ${k}, ${paths}[${k}] AS ${pre}`,
@@ -197,7 +227,7 @@ export function pathsOf(s: string, args: Readonly<Record<string, unknown>>, n: n
         `RETURN {nodes: ${pre}.nodes + [${x}], links: ${pre}.links + [[${type}, ${out}]]}`,
         "LIMIT $limit",
       ]),
-      `}) AS ${done}`,
+      `}}][0]).qs AS ${done}`,
       `UNWIND ${done} AS ${path}`,
       `WITH ${length}, ${path}.nodes AS ${ns}, ${path}.links AS ${ls}`,
       `RETURN {length: ${length}, nodes: ${ns}, links: [${i} IN range(0, ${length} - 1) | ${linkMap(
