@@ -8,6 +8,11 @@ import { expect } from "chai";
 import { createHttpServer } from "../src/http/server.js";
 import { startService, type RunningService } from "./support/service.js";
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Node's 400 for what is not HTTP, whole: no body, a new X-Request-Id, the connection closed. */
+const BAD_REQUEST =
+  /^HTTP\/1\.1 400 Bad Request\r\nX-Request-Id: [0-9a-f-]{36}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n$/;
+
 /** One raw HTTP exchange: what the server wrote until it closed the connection, and when it closed. */
 interface RawExchange {
   status: number;
@@ -333,7 +338,7 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
         expect(JSON.parse(answer)).to.have.nested.property("data.topics").with.length(1);
       }
       for (const { refusal } of [unknownMethod, badHeader, framedTwice, badChunk])
-        expect(refusal).to.equal("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+        expect(refusal).to.match(BAD_REQUEST);
       expect(afterClose.refusal).to.equal("");
       expect(tooLarge.refusal).to.match(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
       expect(tooLarge.refusal).to.include('"code":"payload_too_large"');
@@ -387,7 +392,7 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
       expect(answer.status).to.equal(200);
       const index = answer.body.indexOf("HTTP/1.1 ");
       expect(answer.body.slice(0, index)).to.equal("answer to /slow");
-      expect(answer.body.slice(index)).to.equal("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+      expect(answer.body.slice(index)).to.match(BAD_REQUEST);
       expect(warnings.map((warning) => warning.name)).to.deep.equal([]);
     } finally {
       process.off("warning", warned);
@@ -395,7 +400,7 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
     }
   });
 
-  it("answers what is not HTTP with Node's bare 400 and closes the connection", async () => {
+  it("answers what is not HTTP with Node's 400, no body, an X-Request-Id, and closes the connection", async () => {
     const service = await startService();
     try {
       for (const garbage of [
@@ -414,6 +419,9 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
         const answer = await exchange(service, garbage, { gapMs: 50 });
         expect(answer.status).to.equal(400);
         expect(answer.body).to.equal("");
+        // Like every response, an X-Request-Id (contract ยง2): a new one, the request unread.
+        expect(answer.headers.get("x-request-id")).to.match(UUID);
+        expect(answer.headers.get("content-length")).to.equal("0");
       }
     } finally {
       await service.close();

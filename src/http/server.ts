@@ -5,8 +5,8 @@
 // method Node's parser does not know (`FOO`, `post`): RFC 9110 allows any token, and §2 answers
 // every method but POST on the GraphQL paths with `405`, on any other path `404`. A request that
 // is not HTTP at all (a malformed request line or header, both `Content-Length` and
-// `Transfer-Encoding`) has no code in the catalogue: Node's bare `400 Bad Request` stays, and the
-// connection is closed. A request that expects `100 Continue` is told to send its body only when
+// `Transfer-Encoding`) has no code in the catalogue: it gets Node's `400 Bad Request` with no body,
+// only an `X-Request-Id` as every response has, and the connection is closed. A request that expects `100 Continue` is told to send its body only when
 // the app reads it ({@link continueIfAwaited}), after its key, quota and headers are checked;
 // one that expects anything else is answered as if it expected nothing.
 import {
@@ -44,8 +44,12 @@ const NODE_REQUEST_TIMEOUT_MS = 300_000;
  * timeout).
  */
 const HEAD_REFUSALS = new Set(["HPE_INVALID_METHOD", "HPE_HEADER_OVERFLOW", "ERR_HTTP_REQUEST_TIMEOUT"]);
-/** Node's own answer to what is not HTTP. */
-const BAD_REQUEST = "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n";
+/**
+ * The answer to what is not HTTP: Node's own `400 Bad Request`, with no body (no catalogue code
+ * names it), and like every response a new `X-Request-Id` (contract §2).
+ */
+const badRequest = (): string =>
+  `HTTP/1.1 400 Bad Request\r\nX-Request-Id: ${chooseRequestId(undefined)}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`;
 
 /** An HTTP server for `app` that answers what Node's parser refuses as the contract says. */
 export function createHttpServer(app: RequestListener, settings: HttpServerSettings): Server {
@@ -97,7 +101,7 @@ export function createHttpServer(app: RequestListener, settings: HttpServerSetti
     }
     if (refusing.has(socket)) return;
     const refused = refusalOf(error, settings);
-    const answer = refused === undefined ? BAD_REQUEST : rawAnswer(refused.refusal, refused.requestId);
+    const answer = refused === undefined ? badRequest() : rawAnswer(refused.refusal, refused.requestId);
     const unfinished = (answering.get(socket) ?? []).filter((response) => !response.writableFinished);
     // A refusal of a head, or of bytes after the last request read whole, comes behind every
     // request on the connection (pipelined, or bytes after a request that closes it). Any other
