@@ -186,7 +186,7 @@ export function pathsOf(s: string, args: Readonly<Record<string, unknown>>, n: n
   const [target, length, path, search, done] = named(id, "t", "len", "p", "q", "done");
   const [acc, step, k, pre, a, r, x] = named(id, "acc", "j", "k", "pre", "a", "r", "x");
   const [type, out, ns, ls, i] = named(id, "ty", "out", "ns", "ls", "i");
-  const [balls, ball, grown, end, d, y, z] = named(id, "bs", "b", "g", "e", "d", "y", "z");
+  const [balls, ball, grown, end, d, y, z, look] = named(id, "bs", "b", "g", "e", "d", "y", "z", "look");
   const paths = `${acc}.qs`;
   // The balls once a path's last node is a hub, kept from then on; `[]` for balls given up.
   const ballsNow =
@@ -196,11 +196,19 @@ export function pathsOf(s: string, args: Readonly<Record<string, unknown>>, n: n
     `UNWIND ${ball}[-1] AS ${y} MATCH (${y})-[${types}]-{0,1}(${z}) RETURN DISTINCT ${z} LIMIT ${String(BALL_NODES)} ` +
     `}])] | CASE WHEN size(${grown}[-1]) < ${String(BALL_NODES)} THEN ${grown} ELSE [] END][0] ` +
     `ELSE ${acc}.bs END`;
+  // With the balls, a candidate outside its step's ball is dropped before the candidates are
+  // sorted, and no search is made for one inside; without them (`searched`), each is searched for
+  // after the sort, in order, until `limit` pass. The balls themselves stay out of the sorted rows:
+  // Neo4j counts a row's every value against the query's memory, and a ball of 300 nodes in each
+  // of a hub's 30,000 rows is more than it allows.
+  const searched = `${balls} IS NULL OR ${balls} = []`;
+  const inBall = maxLength === 1 ? [] : [`(${searched} OR ${x} IN ${balls}[${length} - ${step}])`];
+  const looks = maxLength === 1 ? [] : [look];
   // On a shortest route: the target, in the ball of `L − j` links, or `L − j` links or fewer from it.
   const onRoute =
     maxLength === 1
       ? `${x} = ${target}`
-      : `${x} = ${target} OR ${x} IN ${balls}[${length} - ${step}] OR EXISTS { WITH * WHERE ${balls} IS NULL OR ${balls} = [] ` +
+      : `${x} = ${target} OR NOT ${look} OR EXISTS { WITH * WHERE ${look} ` +
         `MATCH ${search} = SHORTEST 1 (${x})-[${types}]-{1,${String(maxLength - 1)}}(${target}) WHERE length(${search}) <= ${length} - ${step} }`;
   return lines(
     "COLLECT {",
@@ -218,11 +226,11 @@ export function pathsOf(s: string, args: Readonly<Record<string, unknown>>, n: n
         `WITH ${k}, ${paths}[${k}] AS ${pre}`,
         `WITH ${k}, ${pre}, ${pre}.nodes[-1] AS ${a}`,
         `MATCH (${a})-[${r}${types}]-(${x})`,
-        `WHERE ${step} < ${length} OR ${x} = ${target}`,
+        `WHERE ${[`(${step} < ${length} OR ${x} = ${target})`, ...inBall].join(" AND ")}`,
         // Several relationships of one type between two nodes are one link.
-        `WITH DISTINCT ${k}, ${pre}, ${x}, type(${r}) AS ${type}, startNode(${r}) = ${a} AS ${out}`,
+        `WITH DISTINCT ${[k, pre, x, `type(${r}) AS ${type}`, `startNode(${r}) = ${a} AS ${out}`, ...looks.map((name) => `${searched} AS ${name}`)].join(", ")}`,
         `ORDER BY ${k}, ${nodeRank(x)}, ${x}.id, ${type}, ${out} DESC`,
-        `WITH ${pre}, ${x}, ${type}, ${out}`,
+        `WITH ${[pre, x, type, out, ...looks].join(", ")}`,
         `WHERE ${onRoute}`,
         `RETURN {nodes: ${pre}.nodes + [${x}], links: ${pre}.links + [[${type}, ${out}]]}`,
         "LIMIT $limit",
