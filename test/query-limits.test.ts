@@ -65,18 +65,30 @@ describe("query limits (contract §5)", () => {
       );
     });
 
-    it("answers brackets nested 256 deep from the schema's rules, and 257 deep with query_too_deep", async () => {
+    it("answers brackets nested 256 deep from the schema's rules, and 257 deep as a value or fields too deep", async () => {
       // A list literal in `limit` (an Int): inside the query's first brace, 255 brackets nest 256 deep.
       const nestedList = (brackets: number) =>
         `{ topics(limit: ${"[".repeat(brackets)}1${"]".repeat(brackets)}) { id } }`;
-      await expectRefused(nestedList(255), "validation_failed");
+      await expectRefused(nestedList(255), "validation_failed", /^Int cannot represent/);
+      // A value nested too deep is refused as a variable nested too deep is (where.test.ts).
       await expectRefused(
         nestedList(256),
-        "query_too_deep",
-        /^Query nests brackets 257 levels deep; the maximum is 256/,
+        "validation_failed",
+        /^Query nests an argument's value 257 levels deep, with its brackets; the maximum is 256\.$/,
       );
       // About 2,000 nested lists overflowed graphql-js's recursive parser (a 500) before the scan.
-      await expectRefused(nestedList(4_980), "query_too_deep", /^Query nests brackets 4,981 levels deep/);
+      await expectRefused(
+        nestedList(4_980),
+        "validation_failed",
+        /^Query nests an argument's value 4,981 levels/,
+      );
+      // Selection sets nested that deep: fields too deep.
+      const nestedFields = (braces: number) => `${"{ topics ".repeat(braces)}${"}".repeat(braces)}`;
+      await expectRefused(
+        nestedFields(257),
+        "query_too_deep",
+        /^Query nests brackets 257 levels deep; the maximum is 256 \(and 8 levels of fields\)\.$/,
+      );
     });
 
     it("counts the contract's example as depth 4", async () => {

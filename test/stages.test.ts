@@ -155,11 +155,26 @@ describe("the validation stage's pure parts", () => {
     );
   });
 
-  it("scans brackets without recursion: 256 levels pass, 257 are reported with their count", () => {
+  it("scans brackets without recursion: 256 levels pass, 257 are reported with their count and where", () => {
     const list = (depth: number) => `{ topics(limit: ${"[".repeat(depth)}1${"]".repeat(depth)}) { id } }`;
     expect(excessBracketNesting(list(MAX_BRACKET_NESTING - 1))).to.equal(undefined); // plus the braces: 256
-    expect(excessBracketNesting(list(MAX_BRACKET_NESTING))).to.equal(257);
-    expect(excessBracketNesting(list(5_000))).to.equal(5_001);
+    expect(excessBracketNesting(list(MAX_BRACKET_NESTING))).to.deep.equal({ levels: 257, inValue: true });
+    expect(excessBracketNesting(list(5_000))).to.deep.equal({ levels: 5_001, inValue: true });
+    // Selection sets nested that deep: fields, not a value; a value after them does not change it.
+    const fields = (depth: number, then = "") => `${"{ a ".repeat(depth)}${then}${"}".repeat(depth)}`;
+    expect(excessBracketNesting(fields(MAX_BRACKET_NESTING))).to.equal(undefined);
+    expect(excessBracketNesting(fields(MAX_BRACKET_NESTING + 1))).to.deep.equal({
+      levels: 257,
+      inValue: false,
+    });
+    expect(excessBracketNesting(fields(300, "b(c: [[[1]]])"))).to.deep.equal({ levels: 303, inValue: false });
+    // A variable's default value is a value too.
+    expect(
+      excessBracketNesting(`query ($v: [[Int]] = ${"[".repeat(300)}${"]".repeat(300)}) { a }`),
+    ).to.deep.equal({
+      levels: 300,
+      inValue: true,
+    });
     expect(excessBracketNesting('{ a(s: "[[[[") }')).to.equal(undefined); // inside a string
     expect(excessBracketNesting('{ "unterminated')).to.equal(undefined); // the parser reports that
   });

@@ -192,26 +192,34 @@ export const MAX_BRACKET_NESTING = 256;
 
 /**
  * How deep the query's brackets nest, counted on the lexer's tokens (no recursion, linear), when
- * it is over {@link MAX_BRACKET_NESTING}; `undefined` when it is not, or when the text does not
- * lex (the parser reports that).
+ * it is over {@link MAX_BRACKET_NESTING}, and whether they first went over it in a value (an
+ * argument's or a variable's default, inside parentheses: a value, not fields, nests too deep);
+ * `undefined` when they do not, or when the text does not lex (the parser reports that).
  */
-export function excessBracketNesting(query: string): number | undefined {
+export function excessBracketNesting(query: string): { levels: number; inValue: boolean } | undefined {
   const lexer = new Lexer(new Source(query));
   let depth = 0;
   let deepest = 0;
+  let parentheses = 0;
+  let inValue = false;
   try {
     for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
       if (token.kind === TokenKind.BRACE_L || token.kind === TokenKind.BRACKET_L) {
-        deepest = Math.max(deepest, ++depth);
+        if (++depth === MAX_BRACKET_NESTING + 1 && deepest === MAX_BRACKET_NESTING) inValue = parentheses > 0;
+        deepest = Math.max(deepest, depth);
       } else if (token.kind === TokenKind.BRACE_R || token.kind === TokenKind.BRACKET_R) {
         depth--;
+      } else if (token.kind === TokenKind.PAREN_L) {
+        parentheses++;
+      } else if (token.kind === TokenKind.PAREN_R) {
+        parentheses--;
       }
     }
   } catch (error) {
     if (error instanceof GraphQLError) return undefined;
     throw error;
   }
-  return deepest > MAX_BRACKET_NESTING ? deepest : undefined;
+  return deepest > MAX_BRACKET_NESTING ? { levels: deepest, inValue } : undefined;
 }
 
 /**

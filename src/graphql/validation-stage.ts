@@ -47,7 +47,8 @@ export function validationErrors(schema: GraphQLSchema, document: DocumentNode):
 /**
  * The validation stage, just before Apollo (whose own validation is off): refuses brackets nested
  * more than {@link MAX_BRACKET_NESTING} deep (graphql-js's recursive parser would overflow its
- * stack; `parse_error` when they never close, `query_too_deep` when they do), parses the query
+ * stack; `parse_error` when they never close, else `validation_failed` when an argument's value
+ * nests that deep, as for a variable's, and `query_too_deep` when fields do), parses the query
  * (`parse_error` in graphql-js's words when it does not parse) and validates it
  * ({@link validationErrors}). A refusal carries every error with its own code and location
  * (contract §3). The parsed document is remembered by its text's SHA-256 in `documents`, where
@@ -82,7 +83,12 @@ export function validateDocument(schema: GraphQLSchema, documents: ParsedDocumen
       // Too deep for the recursive parser; one that could never parse is still a parse error.
       const syntax = bracketSyntaxError(query);
       if (syntax !== undefined) return { refusal: new DocumentRefused([{ code: "parse_error", ...syntax }]) };
-      const message = `Query nests brackets ${count(nesting)} levels deep; the maximum is ${MAX_BRACKET_NESTING} (and ${LIMITS.depth} levels of fields).`;
+      // A value nested too deep is refused as a variable nested too deep is; fields, as too deep.
+      if (nesting.inValue) {
+        const message = `Query nests an argument's value ${count(nesting.levels)} levels deep, with its brackets; the maximum is ${MAX_BRACKET_NESTING}.`;
+        return { refusal: new DocumentRefused([{ code: "validation_failed", message }]) };
+      }
+      const message = `Query nests brackets ${count(nesting.levels)} levels deep; the maximum is ${MAX_BRACKET_NESTING} (and ${LIMITS.depth} levels of fields).`;
       return { refusal: new DocumentRefused([{ code: "query_too_deep", message }]) };
     }
     let document;
