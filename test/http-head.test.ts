@@ -415,6 +415,9 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
         // An unknown method's request line split across reads: the parser stops at its first
         // read, which holds no request line to answer.
         ["FO", "O /api/v1/graphql HTTP/1.1\r\nHost: localhost\r\n\r\n"],
+        // HTTP/1.1 without the Host header it requires (Node's parser takes it; Node answered it bare).
+        ["POST /api/v1/graphql HTTP/1.1\r\nContent-Length: 0\r\n\r\n"],
+        ["GET /healthz HTTP/1.1\r\n\r\n"],
       ]) {
         const answer = await exchange(service, garbage, { gapMs: 50 });
         expect(answer.status).to.equal(400);

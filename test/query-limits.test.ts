@@ -57,6 +57,12 @@ describe("query limits (contract §5)", () => {
           /^Syntax Error/,
         );
       }
+      // Nested too deep, its brackets closed but a parenthesis not.
+      await expectRefused(
+        `query ( ${"{ topics ".repeat(300)}${"}".repeat(300)}`,
+        "parse_error",
+        /^Syntax Error/,
+      );
       // Closed, but by the wrong kind of bracket.
       await expectRefused(
         `{ topics(limit: ${"[".repeat(70)}1${"}".repeat(70)}) { id } }`,
@@ -74,13 +80,13 @@ describe("query limits (contract §5)", () => {
       await expectRefused(
         nestedList(256),
         "validation_failed",
-        /^Query nests an argument's value 257 levels deep, with its brackets; the maximum is 256\.$/,
+        /^Query nests brackets 257 levels deep in an argument's value or a variable's definition; the maximum is 256\.$/,
       );
       // About 2,000 nested lists overflowed graphql-js's recursive parser (a 500) before the scan.
       await expectRefused(
         nestedList(4_980),
         "validation_failed",
-        /^Query nests an argument's value 4,981 levels/,
+        /^Query nests brackets 4,981 levels deep in an argument's value/,
       );
       // Selection sets nested that deep: fields too deep.
       const nestedFields = (braces: number) => `${"{ topics ".repeat(braces)}${"}".repeat(braces)}`;

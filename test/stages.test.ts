@@ -168,6 +168,11 @@ describe("the validation stage's pure parts", () => {
       inValue: false,
     });
     expect(excessBracketNesting(fields(300, "b(c: [[[1]]])"))).to.deep.equal({ levels: 303, inValue: false });
+    // A value that goes over only below fields already past the contract's 8 levels: fields too deep.
+    expect(excessBracketNesting(fields(250, `b(c: ${"[".repeat(8)}1${"]".repeat(8)})`))).to.deep.equal({
+      levels: 258,
+      inValue: false,
+    });
     // A variable's default value is a value too.
     expect(
       excessBracketNesting(`query ($v: [[Int]] = ${"[".repeat(300)}${"]".repeat(300)}) { a }`),
@@ -180,6 +185,19 @@ describe("the validation stage's pure parts", () => {
   });
 
   it("finds brackets that never close, or close with the other kind, without recursion and where they fail", () => {
+    // Parentheses pair like brackets: a document nested too deep whose parentheses do not pair is a parse error.
+    expect(bracketSyntaxError(`query ( ${"{ a ".repeat(300)}${"}".repeat(300)}`)).to.deep.equal({
+      message: "Syntax Error: Unexpected <EOF>.",
+      locations: [{ line: 1, column: 1509 }],
+    });
+    expect(bracketSyntaxError("{ a(x: [ ) ] }")).to.deep.equal({
+      message: 'Syntax Error: Unexpected ")".',
+      locations: [{ line: 1, column: 10 }],
+    });
+    expect(bracketSyntaxError(") { a }")).to.deep.equal({
+      message: 'Syntax Error: Unexpected ")".',
+      locations: [{ line: 1, column: 1 }],
+    });
     expect(bracketSyntaxError("{ topics(limit: [[1]]) { id } }")).to.equal(undefined);
     expect(bracketSyntaxError(`{ a(b: ${"[".repeat(5_000)}`)).to.deep.equal({
       message: "Syntax Error: Unexpected <EOF>.",

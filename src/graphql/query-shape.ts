@@ -192,25 +192,30 @@ export const MAX_BRACKET_NESTING = 256;
 
 /**
  * How deep the query's brackets nest, counted on the lexer's tokens (no recursion, linear), when
- * it is over {@link MAX_BRACKET_NESTING}, and whether they first went over it in a value (an
- * argument's or a variable's default, inside parentheses: a value, not fields, nests too deep);
- * `undefined` when they do not, or when the text does not lex (the parser reports that).
+ * it is over {@link MAX_BRACKET_NESTING}, and whether they first went over it in a value: inside
+ * parentheses (an argument list, or the variables' definitions) opened within the field levels
+ * the contract allows, so that the value, not its fields, nests too deep. `undefined` when they
+ * do not, or when the text does not lex (the parser reports that). Read only for a query whose
+ * brackets and parentheses all pair ({@link bracketSyntaxError}).
  */
 export function excessBracketNesting(query: string): { levels: number; inValue: boolean } | undefined {
   const lexer = new Lexer(new Source(query));
   let depth = 0;
   let deepest = 0;
   let parentheses = 0;
+  /** The brackets open around the outermost parentheses open. */
+  let openedAt = 0;
   let inValue = false;
   try {
     for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
       if (token.kind === TokenKind.BRACE_L || token.kind === TokenKind.BRACKET_L) {
-        if (++depth === MAX_BRACKET_NESTING + 1 && deepest === MAX_BRACKET_NESTING) inValue = parentheses > 0;
+        if (++depth === MAX_BRACKET_NESTING + 1 && deepest === MAX_BRACKET_NESTING)
+          inValue = parentheses > 0 && openedAt <= LIMITS.depth;
         deepest = Math.max(deepest, depth);
       } else if (token.kind === TokenKind.BRACE_R || token.kind === TokenKind.BRACKET_R) {
         depth--;
       } else if (token.kind === TokenKind.PAREN_L) {
-        parentheses++;
+        if (parentheses++ === 0) openedAt = depth;
       } else if (token.kind === TokenKind.PAREN_R) {
         parentheses--;
       }
@@ -240,8 +245,15 @@ export function excessValueNesting(value: unknown): boolean {
   return false;
 }
 
+/** Each opening bracket's closing one: braces, square brackets and parentheses pair alike. */
+const CLOSING = new Map([
+  [TokenKind.BRACE_L, TokenKind.BRACE_R],
+  [TokenKind.BRACKET_L, TokenKind.BRACKET_R],
+  [TokenKind.PAREN_L, TokenKind.PAREN_R],
+]);
+
 /**
- * The syntax error of a query whose brackets do not close, found on the lexer's tokens (no
+ * The syntax error of a query whose brackets (parentheses too) do not close, found on the lexer's tokens (no
  * recursion, linear): a closing bracket of the other kind, or the end of the text with brackets
  * still open, in graphql-js's words and at its location. `undefined` when every bracket closes
  * (or the text does not lex: the parser reports that). Brackets nested past
@@ -253,15 +265,19 @@ export function bracketSyntaxError(
 ): { message: string; locations: { line: number; column: number }[] } | undefined {
   const lexer = new Lexer(new Source(query));
   const open: TokenKind[] = [];
-  const closing = (kind: TokenKind) => (kind === TokenKind.BRACE_L ? TokenKind.BRACE_R : TokenKind.BRACKET_R);
+  const closing = (kind: TokenKind) => CLOSING.get(kind);
   try {
     for (let token = lexer.advance(); ; token = lexer.advance()) {
       const at = [{ line: token.line, column: token.column }];
       if (token.kind === TokenKind.EOF) {
         return open.length === 0 ? undefined : { message: "Syntax Error: Unexpected <EOF>.", locations: at };
       }
-      if (token.kind === TokenKind.BRACE_L || token.kind === TokenKind.BRACKET_L) open.push(token.kind);
-      else if (token.kind === TokenKind.BRACE_R || token.kind === TokenKind.BRACKET_R) {
+      if (CLOSING.has(token.kind)) open.push(token.kind);
+      else if (
+        token.kind === TokenKind.BRACE_R ||
+        token.kind === TokenKind.BRACKET_R ||
+        token.kind === TokenKind.PAREN_R
+      ) {
         const expected = open.pop();
         if (expected === undefined || closing(expected) !== token.kind)
           return { message: `Syntax Error: Unexpected "${token.kind}".`, locations: at };

@@ -85,7 +85,7 @@ export function validateDocument(schema: GraphQLSchema, documents: ParsedDocumen
       if (syntax !== undefined) return { refusal: new DocumentRefused([{ code: "parse_error", ...syntax }]) };
       // A value nested too deep is refused as a variable nested too deep is; fields, as too deep.
       if (nesting.inValue) {
-        const message = `Query nests an argument's value ${count(nesting.levels)} levels deep, with its brackets; the maximum is ${MAX_BRACKET_NESTING}.`;
+        const message = `Query nests brackets ${count(nesting.levels)} levels deep in an argument's value or a variable's definition; the maximum is ${MAX_BRACKET_NESTING}.`;
         return { refusal: new DocumentRefused([{ code: "validation_failed", message }]) };
       }
       const message = `Query nests brackets ${count(nesting.levels)} levels deep; the maximum is ${MAX_BRACKET_NESTING} (and ${LIMITS.depth} levels of fields).`;

@@ -5,8 +5,9 @@
 // method Node's parser does not know (`FOO`, `post`): RFC 9110 allows any token, and §2 answers
 // every method but POST on the GraphQL paths with `405`, on any other path `404`. A request that
 // is not HTTP at all (a malformed request line or header, both `Content-Length` and
-// `Transfer-Encoding`) has no code in the catalogue: it gets Node's `400 Bad Request` with no body,
-// only an `X-Request-Id` as every response has, and the connection is closed. A request that expects `100 Continue` is told to send its body only when
+// `Transfer-Encoding`, an HTTP/1.1 request without `Host`) has no code in the catalogue: it gets
+// Node's `400 Bad Request` with no body, only an `X-Request-Id` as every response has, and the
+// connection is closed. A request that expects `100 Continue` is told to send its body only when
 // the app reads it ({@link continueIfAwaited}), after its key, quota and headers are checked;
 // one that expects anything else is answered as if it expected nothing.
 import {
@@ -59,8 +60,13 @@ export function createHttpServer(app: RequestListener, settings: HttpServerSetti
       // Node's own bound on a whole request (its default), which may not be shorter than the headers'.
       requestTimeout: Math.max(NODE_REQUEST_TIMEOUT_MS, settings.headersTimeoutMs),
       connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, settings.headersTimeoutMs),
+      // Node answers an HTTP/1.1 request without `Host` with its bare 400 itself; it is answered here.
+      requireHostHeader: false,
     },
-    app,
+    (req, res) => {
+      if (lacksHost(req)) refuseAsNotHttp(res);
+      else app(req, res);
+    },
   );
   // With its default `maxHeadersCount`, Node hands the app the first thousand or so header lines
   // (1,023 of 1,501 on Node 20) and drops the rest unseen: a second `Authorization` behind them
@@ -125,6 +131,20 @@ export function createHttpServer(app: RequestListener, settings: HttpServerSetti
     Promise.all(before.map((response) => finished(response))).then(refuse, () => socket.destroy());
   });
   return server;
+}
+
+/** An HTTP/1.1 request without the `Host` header RFC 9112 §3.2 requires: not HTTP, as Node reads it. */
+const lacksHost = (req: IncomingMessage): boolean =>
+  req.httpVersion !== "1.0" && req.headers.host === undefined;
+
+/** {@link badRequest}'s answer on a request Node did make: no body, a new id, the connection closed. */
+function refuseAsNotHttp(res: ServerResponse): void {
+  res.writeHead(400, {
+    "X-Request-Id": chooseRequestId(undefined),
+    "Content-Length": "0",
+    Connection: "close",
+  });
+  res.end();
 }
 
 /** Responses whose client waits for `100 Continue` before it sends the body. */
