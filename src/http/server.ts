@@ -50,7 +50,8 @@ const HEAD_REFUSALS = new Set(["HPE_INVALID_METHOD", "HPE_HEADER_OVERFLOW", "ERR
  * names it), and like every response a new `X-Request-Id` (contract §2).
  */
 const badRequest = (): string =>
-  `HTTP/1.1 400 Bad Request\r\nX-Request-Id: ${chooseRequestId(undefined)}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`;
+  `HTTP/1.1 400 Bad Request\r\nDate: ${new Date().toUTCString()}\r\nX-Request-Id: ${chooseRequestId(undefined)}\r\n` +
+  "Content-Length: 0\r\nConnection: close\r\n\r\n";
 
 /** An HTTP server for `app` that answers what Node's parser refuses as the contract says. */
 export function createHttpServer(app: RequestListener, settings: HttpServerSettings): Server {
@@ -100,6 +101,17 @@ export function createHttpServer(app: RequestListener, settings: HttpServerSetti
     while (responses[0]?.writableFinished === true) responses.shift();
     responses.push(res);
   });
+  // A `CONNECT` asks for a tunnel to its authority-form target (`host:port`), a request Node hands
+  // no response object for and, with no listener, drops unanswered. It is a method like any other:
+  // `405` on the GraphQL paths, `404` elsewhere (§2); nothing after its head is read.
+  server.on("connect", (req: IncomingMessage, socket: Duplex) => {
+    // Node lets go of the connection here, its error listener too: a reset must not throw.
+    socket.on("error", () => socket.destroy());
+    const id = req.headers["x-request-id"];
+    const path = (req.url ?? "").split(/[?#]/, 1)[0] ?? "";
+    const answer = rawAnswer(methodRefusal(path, settings), typeof id === "string" ? id : undefined);
+    answerBehind(socket, answering.get(socket) ?? [], () => socket.end(answer));
+  });
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (!socket.writable || error.code === "ECONNRESET") {
       socket.destroy();
@@ -116,21 +128,25 @@ export function createHttpServer(app: RequestListener, settings: HttpServerSetti
     const last = unfinished.at(-1);
     const ofBody = last !== undefined && !HEAD_REFUSALS.has(error.code ?? "") && !last.req.complete;
     const before = ofBody ? unfinished.slice(0, -1) : unfinished;
-    const refuse = () => {
+    refusing.add(socket);
+    answerBehind(socket, before, () => {
       if (ofBody && last.headersSent) socket.destroy();
       // Bytes after a request that closes the connection are ignored (RFC 9112 §9.6).
       else if (error.code === "HPE_CLOSED_CONNECTION") socket.end();
       else socket.end(answer);
-    };
-    if (before.length === 0) {
-      refuse();
-      return;
-    }
-    // The answers it comes behind go out whole first; one cut short ends the connection.
-    refusing.add(socket);
-    Promise.all(before.map((response) => finished(response))).then(refuse, () => socket.destroy());
+    });
   });
   return server;
+}
+
+/**
+ * Calls `answer` once the responses it comes behind on its connection have gone out whole (at
+ * once when none are left); one cut short ends the connection instead.
+ */
+function answerBehind(socket: Duplex, before: readonly ServerResponse[], answer: () => void): void {
+  const unfinished = before.filter((response) => !response.writableFinished);
+  if (unfinished.length === 0) answer();
+  else Promise.all(unfinished.map((response) => finished(response))).then(answer, () => socket.destroy());
 }
 
 /** An HTTP/1.1 request without the `Host` header RFC 9112 §3.2 requires: not HTTP, as Node reads it. */
@@ -235,13 +251,17 @@ function unknownMethodRefusal(
   if (counted >= maxHeaderSize) return { refusal: headersTooLarge() };
   const ids = head.complete ? head.lines.filter(([name]) => name.toLowerCase() === "x-request-id") : [];
   return {
-    refusal: settings.postOnlyPaths.some((known) => known === path)
-      ? new ApiError("method_not_allowed", undefined, { Allow: "POST" })
-      : new ApiError("not_found"),
+    refusal: methodRefusal(path, settings),
     // The caller's id when its headers are all here and name one (two are none, as the app reads them).
     requestId: ids.length === 1 ? ids[0]?.[1] : undefined,
   };
 }
+
+/** The answer to a method the app does not serve at `path`: `405` on the GraphQL paths, else `404` (§2). */
+const methodRefusal = (path: string, settings: HttpServerSettings): ApiError =>
+  settings.postOnlyPaths.includes(path)
+    ? new ApiError("method_not_allowed", undefined, { Allow: "POST" })
+    : new ApiError("not_found");
 
 /**
  * A request's header lines as names and values (without the blanks around a value, RFC 9110 §5.5),
@@ -282,6 +302,8 @@ function rawAnswer(refusal: ApiError, callerId?: string): string {
   const body = JSON.stringify(errorBody(refusal, requestId));
   return [
     `HTTP/1.1 ${String(refusal.status)} ${STATUS_CODES[refusal.status] ?? ""}`,
+    // As every answer Node writes itself (RFC 9110 §6.6.1).
+    `Date: ${new Date().toUTCString()}`,
     ...Object.entries(refusal.headers).map(([name, value]) => `${name}: ${value}`),
     `Content-Type: ${JSON_ANSWER_TYPE}`,
     `Content-Length: ${String(Buffer.byteLength(body))}`,
