@@ -400,20 +400,22 @@ describe("the plan of pathsTo (PROFILE)", () => {
     await loadFixtures();
   });
 
+  /** The database hits of the one statement `query` sends, once it has answered `data`. */
+  const databaseHits = async (query: string, data: object): Promise<number> => {
+    counter.reset();
+    const { body } = await service.graphql(query);
+    expect(body).to.deep.equal({ data, extensions: body.extensions });
+    const [statement] = counter.recorded();
+    if (statement === undefined) throw new Error("no Cypher recorded");
+    return (await profile(statement)).reduce((sum, node) => sum + node.dbHits, 0);
+  };
+
   it("tests a step's candidates only until limit pass: ten times the links, about ten times the reads", async () => {
-    const reads = async (n: number) => {
-      counter.reset();
-      const { body } = await service.graphql(
+    const reads = (n: number) =>
+      databaseHits(
         `{ topic(id: "z${String(n)}") { pathsTo(type: PERSON, id: "z${String(n)}", limit: 2) { length } } }`,
+        { topic: { pathsTo: [{ length: 3 }, { length: 3 }] } },
       );
-      expect(body).to.deep.equal({
-        data: { topic: { pathsTo: [{ length: 3 }, { length: 3 }] } },
-        extensions: body.extensions,
-      });
-      const [query] = counter.recorded();
-      if (query === undefined) throw new Error("no Cypher recorded");
-      return (await profile(query)).reduce((sum, node) => sum + node.dbHits, 0);
-    };
     const [small, large] = [await reads(100), await reads(1000)];
     // Measured: 986 and 9,089 hits (5.26: 1,403 and 13,102); testing every candidate, 6,733 and 516,587.
     expect(
@@ -423,19 +425,11 @@ describe("the plan of pathsTo (PROFILE)", () => {
   });
 
   it("looks a hub's neighbours up in the target's ball, once: two hubs a path apart, reads linear in their links", async () => {
-    const reads = async (n: number) => {
-      counter.reset();
+    const reads = (n: number) => {
       const h = `h${String(n)}`;
-      const { body } = await service.graphql(
-        `{ topic(id: "${h}") { pathsTo(type: PERSON, id: "${h}") { nodes { id } } } }`,
-      );
-      expect(body).to.deep.equal({
-        data: { topic: { pathsTo: [{ nodes: [{ id: h }, { id: `${h}dz` }, { id: `${h}e` }, { id: h }] }] } },
-        extensions: body.extensions,
+      return databaseHits(`{ topic(id: "${h}") { pathsTo(type: PERSON, id: "${h}") { nodes { id } } } }`, {
+        topic: { pathsTo: [{ nodes: [{ id: h }, { id: `${h}dz` }, { id: `${h}e` }, { id: h }] }] },
       });
-      const [query] = counter.recorded();
-      if (query === undefined) throw new Error("no Cypher recorded");
-      return (await profile(query)).reduce((sum, node) => sum + node.dbHits, 0);
     };
     const [small, large] = [await reads(1200), await reads(2400)];
     // Measured: 14,151 and 25,666 hits. Searched one by one, each of the topic's decisions met the
