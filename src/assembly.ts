@@ -16,7 +16,7 @@ import { CombinedQueries } from "./neo4j/combine.js";
 import { isNeo4jReachable } from "./neo4j/reachable.js";
 import { queryRunner } from "./neo4j/runner.js";
 import { createMetrics, type Metrics } from "./ops/metrics.js";
-import type { RequestLogEntry } from "./ops/request-log.js";
+import type { RawAnswerLogEntry, RequestLogEntry } from "./ops/request-log.js";
 import { Admission } from "./overload/admission.js";
 import { FirstAskings } from "./overload/first-askings.js";
 import { LastValues } from "./planning/last-values.js";
@@ -43,6 +43,8 @@ export interface ServiceParts {
   log: (line: string) => void;
   logError: (line: string) => void;
   logRequest: (entry: RequestLogEntry) => void;
+  /** The answers the HTTP server writes itself, to what the app never sees (src/http/server.ts). */
+  logAnswer: (entry: RawAnswerLogEntry) => void;
 }
 
 export interface AssembledService extends App {
@@ -125,7 +127,11 @@ export async function assembleService(config: Config, parts: ServiceParts): Prom
   return {
     app,
     stop,
-    http: { headersTimeoutMs: config.http.bodyTimeoutMs, postOnlyPaths: GRAPHQL_PATHS },
+    http: {
+      headersTimeoutMs: config.http.bodyTimeoutMs,
+      postOnlyPaths: GRAPHQL_PATHS,
+      logAnswer: parts.logAnswer,
+    },
     schema,
     keys,
     metrics,

@@ -7,7 +7,7 @@ import { createMetricsApp, GRAPHQL_PATHS } from "./app.js";
 import { assembleService } from "./assembly.js";
 import { createHttpServer, type HttpServerSettings } from "./http/server.js";
 import { loadConfig } from "./config.js";
-import { createLogger, logRequestWith } from "./ops/logger.js";
+import { createLogger, logAnswerWith, logRequestWith } from "./ops/logger.js";
 import { createQuotaCounters } from "./quota/quota.js";
 import { applySchemaFiles } from "./neo4j/apply-cypher.js";
 import { connectNeo4j, LOCAL_INSTANCE } from "./neo4j/connect.js";
@@ -55,6 +55,7 @@ export async function runService({ extraTypeDefs = [] }: ServiceOptions = {}): P
       log,
       logError,
       logRequest: logRequestWith(logger),
+      logAnswer: logAnswerWith(logger),
     }).catch(async (error: unknown) => {
       await Promise.all([driver.close(), closeRedis()]);
       throw explainStartupFailure(error, { uri: neo4jUri, user: config.neo4j.user, database });

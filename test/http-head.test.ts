@@ -6,6 +6,7 @@ import { maxHeaderSize } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import { expect } from "chai";
 import { createHttpServer } from "../src/http/server.js";
+import type { RawAnswerLogEntry } from "../src/ops/request-log.js";
 import { startService, type RunningService } from "./support/service.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -240,7 +241,8 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
   });
 
   it("answers a method Node's parser does not know as the app answers one it knows: 405 on the GraphQL paths, else 404", async () => {
-    const service = await startService();
+    const logged: RawAnswerLogEntry[] = [];
+    const service = await startService(undefined, { logAnswer: (entry) => logged.push(entry) });
     try {
       const ask = (requestLine: string, requestId = "") =>
         exchange(service, [
@@ -265,6 +267,13 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
         });
         expect(answer.headers.get("allow")).to.equal("POST");
       }
+      expect(logged).to.deep.include({
+        requestId: "trace-1.a",
+        status: 405,
+        code: "method_not_allowed",
+        method: "post",
+        path: "/v1/graphql",
+      });
       for (const requestLine of [
         "FOO /nope HTTP/1.1",
         "FOO /api/v1/graphql/ HTTP/1.1",
@@ -293,12 +302,21 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
   });
 
   it("answers CONNECT as any method the app does not serve: 405 on the GraphQL paths, else 404, behind the answer before it", async () => {
-    const service = await startService();
+    const logged: RawAnswerLogEntry[] = [];
+    const service = await startService(undefined, { logAnswer: (entry) => logged.push(entry) });
     try {
       const connectTo = (target: string, more = "") =>
         `CONNECT ${target} HTTP/1.1\r\nHost: localhost\r\n${more}\r\n`;
       const tunnel = await exchange(service, [connectTo("example.com:443", "X-Request-Id: tunnel-1\r\n")]);
       expectRefusal(tunnel, 404, "not_found", /./, { requestId: "tunnel-1" });
+      // Logged like the app's answers, so that the id leads an operator to a line.
+      expect(logged).to.deep.include({
+        requestId: "tunnel-1",
+        status: 404,
+        code: "not_found",
+        method: "CONNECT",
+        path: "example.com:443",
+      });
       const onPath = await exchange(service, [connectTo("/api/v1/graphql"), "bytes of a tunnel"]);
       expectRefusal(onPath, 405, "method_not_allowed", /./);
       expect(onPath.headers.get("allow")).to.equal("POST");
@@ -432,7 +450,8 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
   });
 
   it("answers what is not HTTP with Node's 400, no body, an X-Request-Id, and closes the connection", async () => {
-    const service = await startService();
+    const logged: RawAnswerLogEntry[] = [];
+    const service = await startService(undefined, { logAnswer: (entry) => logged.push(entry) });
     try {
       for (const garbage of [
         ["GARBAGE\r\n\r\n"],
@@ -456,6 +475,9 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
         // Like every response, an X-Request-Id (contract ยง2): a new one, the request unread.
         expect(answer.headers.get("x-request-id")).to.match(UUID);
         expect(answer.headers.get("content-length")).to.equal("0");
+        expect(logged.find((entry) => entry.requestId === answer.headers.get("x-request-id"))).to.include({
+          status: 400,
+        });
       }
     } finally {
       await service.close();

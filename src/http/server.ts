@@ -22,6 +22,7 @@ import {
 import type { Duplex } from "node:stream";
 import { finished } from "node:stream/promises";
 import { ApiError, errorBody } from "../errors/catalogue.js";
+import type { RawAnswerLogEntry } from "../ops/request-log.js";
 import { JSON_ANSWER_TYPE } from "./accept.js";
 import { chooseRequestId } from "./request-id.js";
 
@@ -34,6 +35,18 @@ export interface HttpServerSettings {
   headersTimeoutMs: number;
   /** The app's POST-only paths: there a method the parser does not know is `405`, elsewhere `404`. */
   postOnlyPaths: readonly string[];
+  /**
+   * Told of each answer written here rather than by the app, so that its `X-Request-Id` leads an
+   * operator to a log line as every other answer's does (the app logs its own).
+   */
+  logAnswer?: (entry: RawAnswerLogEntry) => void;
+}
+
+/** What a raw answer knows of its request: the caller's id, method and path, where they could be read. */
+interface RequestLine {
+  callerId?: string;
+  method?: string;
+  path?: string;
 }
 
 /** How often Node looks for requests past their time (its default, 30 s, would let one wait that much longer). */
@@ -49,9 +62,14 @@ const HEAD_REFUSALS = new Set(["HPE_INVALID_METHOD", "HPE_HEADER_OVERFLOW", "ERR
  * The answer to what is not HTTP: Node's own `400 Bad Request`, with no body (no catalogue code
  * names it), and like every response a new `X-Request-Id` (contract §2).
  */
-const badRequest = (): string =>
-  `HTTP/1.1 400 Bad Request\r\nDate: ${new Date().toUTCString()}\r\nX-Request-Id: ${chooseRequestId(undefined)}\r\n` +
-  "Content-Length: 0\r\nConnection: close\r\n\r\n";
+function badRequest(settings: HttpServerSettings): string {
+  const requestId = chooseRequestId(undefined);
+  settings.logAnswer?.({ requestId, status: 400 });
+  return (
+    `HTTP/1.1 400 Bad Request\r\nDate: ${new Date().toUTCString()}\r\nX-Request-Id: ${requestId}\r\n` +
+    "Content-Length: 0\r\nConnection: close\r\n\r\n"
+  );
+}
 
 /** An HTTP server for `app` that answers what Node's parser refuses as the contract says. */
 export function createHttpServer(app: RequestListener, settings: HttpServerSettings): Server {
@@ -65,7 +83,7 @@ export function createHttpServer(app: RequestListener, settings: HttpServerSetti
       requireHostHeader: false,
     },
     (req, res) => {
-      if (lacksHost(req)) refuseAsNotHttp(res);
+      if (lacksHost(req)) refuseAsNotHttp(req, res, settings);
       else app(req, res);
     },
   );
@@ -109,7 +127,11 @@ export function createHttpServer(app: RequestListener, settings: HttpServerSetti
     socket.on("error", () => socket.destroy());
     const id = req.headers["x-request-id"];
     const path = (req.url ?? "").split(/[?#]/, 1)[0] ?? "";
-    const answer = rawAnswer(methodRefusal(path, settings), typeof id === "string" ? id : undefined);
+    const answer = rawAnswer(methodRefusal(path, settings), settings, {
+      callerId: typeof id === "string" ? id : undefined,
+      method: req.method,
+      path,
+    });
     answerBehind(socket, answering.get(socket) ?? [], () => socket.end(answer));
   });
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
@@ -119,7 +141,8 @@ export function createHttpServer(app: RequestListener, settings: HttpServerSetti
     }
     if (refusing.has(socket)) return;
     const refused = refusalOf(error, settings);
-    const answer = refused === undefined ? badRequest() : rawAnswer(refused.refusal, refused.requestId);
+    const answer =
+      refused === undefined ? badRequest(settings) : rawAnswer(refused.refusal, settings, refused.request);
     const unfinished = (answering.get(socket) ?? []).filter((response) => !response.writableFinished);
     // A refusal of a head, or of bytes after the last request read whole, comes behind every
     // request on the connection (pipelined, or bytes after a request that closes it). Any other
@@ -154,9 +177,11 @@ const lacksHost = (req: IncomingMessage): boolean =>
   req.httpVersion !== "1.0" && req.headers.host === undefined;
 
 /** {@link badRequest}'s answer on a request Node did make: no body, a new id, the connection closed. */
-function refuseAsNotHttp(res: ServerResponse): void {
+function refuseAsNotHttp(req: IncomingMessage, res: ServerResponse, settings: HttpServerSettings): void {
+  const requestId = chooseRequestId(undefined);
+  settings.logAnswer?.({ requestId, status: 400, method: req.method, path: req.url?.split(/[?#]/, 1)[0] });
   res.writeHead(400, {
-    "X-Request-Id": chooseRequestId(undefined),
+    "X-Request-Id": requestId,
     "Content-Length": "0",
     Connection: "close",
   });
@@ -178,7 +203,7 @@ export function continueIfAwaited(res: ServerResponse): void {
 function refusalOf(
   error: NodeJS.ErrnoException & { rawPacket?: Buffer; bytesParsed?: number },
   settings: HttpServerSettings,
-): { refusal: ApiError; requestId?: string } | undefined {
+): { refusal: ApiError; request?: RequestLine } | undefined {
   if (error.code === "HPE_INVALID_METHOD") return unknownMethodRefusal(error, settings);
   const refusal = parserRefusalOf(error, settings);
   return refusal === undefined ? undefined : { refusal };
@@ -227,7 +252,7 @@ const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
 function unknownMethodRefusal(
   error: { rawPacket?: Buffer; bytesParsed?: number },
   settings: HttpServerSettings,
-): { refusal: ApiError; requestId?: string } | undefined {
+): { refusal: ApiError; request?: RequestLine } | undefined {
   const text = error.rawPacket?.toString("latin1") ?? "";
   const lineEnd = text.indexOf("\r\n");
   const [method = "", target = "", version = "", ...rest] = text.slice(0, Math.max(0, lineEnd)).split(" ");
@@ -248,12 +273,12 @@ function unknownMethodRefusal(
   if (head === undefined) return undefined;
   // Node counts the target, and each header's name and value, against its limit.
   const counted = head.lines.reduce((sum, [name, value]) => sum + name.length + value.length, target.length);
-  if (counted >= maxHeaderSize) return { refusal: headersTooLarge() };
+  if (counted >= maxHeaderSize) return { refusal: headersTooLarge(), request: { method, path } };
   const ids = head.complete ? head.lines.filter(([name]) => name.toLowerCase() === "x-request-id") : [];
   return {
     refusal: methodRefusal(path, settings),
     // The caller's id when its headers are all here and name one (two are none, as the app reads them).
-    requestId: ids.length === 1 ? ids[0]?.[1] : undefined,
+    request: { callerId: ids.length === 1 ? ids[0]?.[1] : undefined, method, path },
   };
 }
 
@@ -296,9 +321,17 @@ function withoutBlanks(value: string): string {
 }
 
 /** A whole HTTP answer for a connection no request object was made for: the one body shape, closed after. */
-function rawAnswer(refusal: ApiError, callerId?: string): string {
+function rawAnswer(refusal: ApiError, settings: HttpServerSettings, request: RequestLine = {}): string {
+  const { callerId, method, path } = request;
   // The caller's id only where its request could be read; a new one otherwise.
   const requestId = chooseRequestId(callerId);
+  settings.logAnswer?.({
+    requestId,
+    status: refusal.status,
+    code: refusal.code,
+    ...(method !== undefined && { method }),
+    ...(path !== undefined && { path }),
+  });
   const body = JSON.stringify(errorBody(refusal, requestId));
   return [
     `HTTP/1.1 ${String(refusal.status)} ${STATUS_CODES[refusal.status] ?? ""}`,

@@ -1,6 +1,6 @@
 import { pino, type Logger } from "pino";
 import type { LogFormat, LogLevel } from "../config.js";
-import type { RequestLogEntry } from "./request-log.js";
+import type { RawAnswerLogEntry, RequestLogEntry } from "./request-log.js";
 
 /** The longest a logged line waits for the lines after it before it is written. */
 export const LOG_FLUSH_MS = 250;
@@ -50,5 +50,16 @@ export function logRequestWith(logger: Logger): (entry: RequestLogEntry) => void
     else if (entry.invalidStoredValues !== undefined)
       logger.warn(entry, "request served invalid stored values");
     else logger.info(entry, "request");
+  };
+}
+
+/**
+ * The line of an answer the HTTP server wrote itself (a head too large or too slow, a method
+ * Node's parser does not know, what is not HTTP): its request id, status and code, and the
+ * method and path where they could be read.
+ */
+export function logAnswerWith(logger: Logger): (entry: RawAnswerLogEntry) => void {
+  return (entry) => {
+    logger.info(entry, "request answered by the HTTP server");
   };
 }

@@ -39,6 +39,19 @@ export interface RequestLogEntry {
   invalidStoredValues?: InvalidStoredValueReport[];
 }
 
+/**
+ * The log line of an answer the HTTP server wrote itself (src/http/server.ts), to a request the
+ * app never saw: what could be read of it.
+ */
+export interface RawAnswerLogEntry {
+  requestId: string;
+  status: number;
+  code?: ErrorCode;
+  /** The method and path, where the request's line could be read. */
+  method?: string;
+  path?: string;
+}
+
 const round = (ms: number) => Math.round(ms * 100) / 100;
 
 /**

@@ -11,7 +11,7 @@ import {
   persistedQueryStore,
   type PersistedQueryStore,
 } from "../../src/documents/persisted-query-store.js";
-import type { RequestLogEntry } from "../../src/ops/request-log.js";
+import type { RawAnswerLogEntry, RequestLogEntry } from "../../src/ops/request-log.js";
 import type { ApiKeyStore } from "../../src/auth/api-key-store.js";
 import { buildSchema } from "../../src/graphql/schema.js";
 import { createHttpServer } from "../../src/http/server.js";
@@ -65,6 +65,7 @@ export interface ServiceOptions {
   bodyTimeoutMs?: number;
   logError?: (line: string) => void;
   logRequest?: (entry: RequestLogEntry) => void;
+  logAnswer?: (entry: RawAnswerLogEntry) => void;
   /** Default: none (contract §11). */
   corsOrigins?: readonly string[];
   /** Default: documents remembered in the suite's Redis. */
@@ -113,6 +114,7 @@ export function memoryParts(): Omit<ServiceParts, "driver" | "schema"> {
     log: () => undefined,
     logError: () => undefined,
     logRequest: () => undefined,
+    logAnswer: () => undefined,
   };
 }
 
@@ -172,6 +174,7 @@ export async function startService(
     log: () => undefined,
     logError: options.logError ?? (() => undefined),
     logRequest: options.logRequest ?? (() => undefined),
+    logAnswer: options.logAnswer ?? (() => undefined),
   });
   const { app, stop, keys } = assembled;
   const preplanning = assembled.startPreplanning();
