@@ -3,6 +3,7 @@
 // one body shape, an X-Request-Id, a catalogue code), and the connection is closed after it. A
 // request that expects `100 Continue` is told to send its body only after its checks.
 import { maxHeaderSize } from "node:http";
+import { once } from "node:events";
 import { connect, type AddressInfo } from "node:net";
 import { expect } from "chai";
 import { createHttpServer } from "../src/http/server.js";
@@ -336,6 +337,26 @@ describe("what Node's HTTP parser refuses, answered as the contract says (ยง2, ย
     } finally {
       await service.close();
     }
+  });
+
+  it("closes a refused CONNECT's connection once the client closes its side, tunnel bytes read and dropped", async function () {
+    // Node lets go of a CONNECT's socket: unread, it would stay open past the server's close.
+    this.timeout(30_000);
+    const service = await startService();
+    const { hostname, port } = new URL(service.url);
+    const socket = connect({ port: Number(port), host: hostname, allowHalfOpen: true });
+    let received = "";
+    socket.on("data", (chunk: Buffer) => {
+      received += chunk.toString("utf8");
+    });
+    socket.write("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.write("bytes of a tunnel, in a later read");
+    socket.end();
+    await once(socket, "close");
+    expect(received).to.match(/^HTTP\/1\.1 404 Not Found\r\n/);
+    // Waits for every connection: with this one left open, the test's timeout fails it.
+    await service.close();
   });
 
   it("answers what the parser refuses behind a request after that answer (pipelined), and ignores bytes after a closing request", async () => {

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
 
 /** What a refused request may still send after its answer: bytes read and dropped, and for how long. */
 export interface Linger {
@@ -42,4 +43,23 @@ export function closeAfterDiscarding(req: IncomingMessage, linger: Linger): void
     req.once("end", close);
     req.resume();
   };
+}
+
+/**
+ * Closes a connection Node has let go of (a `CONNECT`'s, answered with a refusal and ended on our
+ * side) as {@link closeAfterDiscarding} closes a request's: what the client still sends is read
+ * and dropped until it closes its side, or `linger.bytes` or `linger.ms` run out. Unread, the
+ * socket would stay half open for as long as the client keeps its side open, past any shutdown.
+ */
+export function closeSocketAfterDiscarding(socket: Duplex, linger: Linger): void {
+  let discarded = 0;
+  const timer = setTimeout(() => socket.destroy(), linger.ms).unref();
+  socket.once("close", () => {
+    clearTimeout(timer);
+  });
+  socket.once("end", () => socket.destroy());
+  socket.on("data", (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > linger.bytes) socket.destroy();
+  });
 }

@@ -24,6 +24,7 @@ import { finished } from "node:stream/promises";
 import { ApiError, errorBody } from "../errors/catalogue.js";
 import type { RawAnswerLogEntry } from "../ops/request-log.js";
 import { JSON_ANSWER_TYPE } from "./accept.js";
+import { closeSocketAfterDiscarding, LINGER_AFTER_REFUSAL } from "./linger.js";
 import { chooseRequestId } from "./request-id.js";
 
 export interface HttpServerSettings {
@@ -62,17 +63,28 @@ const HEAD_REFUSALS = new Set(["HPE_INVALID_METHOD", "HPE_HEADER_OVERFLOW", "ERR
  * The answer to what is not HTTP: Node's own `400 Bad Request`, with no body (no catalogue code
  * names it), and like every response a new `X-Request-Id` (contract §2).
  */
-function badRequest(settings: HttpServerSettings): string {
+function badRequest(): RawAnswer {
   const requestId = chooseRequestId(undefined);
-  settings.logAnswer?.({ requestId, status: 400 });
-  return (
-    `HTTP/1.1 400 Bad Request\r\nDate: ${new Date().toUTCString()}\r\nX-Request-Id: ${requestId}\r\n` +
-    "Content-Length: 0\r\nConnection: close\r\n\r\n"
-  );
+  return {
+    text:
+      `HTTP/1.1 400 Bad Request\r\nDate: ${new Date().toUTCString()}\r\nX-Request-Id: ${requestId}\r\n` +
+      "Content-Length: 0\r\nConnection: close\r\n\r\n",
+    entry: { requestId, status: 400 },
+  };
+}
+
+/** A whole answer written to a connection, and its log line, logged when it is written. */
+interface RawAnswer {
+  text: string;
+  entry: RawAnswerLogEntry;
 }
 
 /** An HTTP server for `app` that answers what Node's parser refuses as the contract says. */
 export function createHttpServer(app: RequestListener, settings: HttpServerSettings): Server {
+  const send = (socket: Duplex, answer: RawAnswer) => {
+    settings.logAnswer?.(answer.entry);
+    socket.end(answer.text);
+  };
   const server = createServer(
     {
       headersTimeout: settings.headersTimeoutMs,
@@ -127,12 +139,15 @@ export function createHttpServer(app: RequestListener, settings: HttpServerSetti
     socket.on("error", () => socket.destroy());
     const id = req.headers["x-request-id"];
     const path = (req.url ?? "").split(/[?#]/, 1)[0] ?? "";
-    const answer = rawAnswer(methodRefusal(path, settings), settings, {
+    const answer = rawAnswer(methodRefusal(path, settings), {
       callerId: typeof id === "string" ? id : undefined,
       method: req.method,
       path,
     });
-    answerBehind(socket, answering.get(socket) ?? [], () => socket.end(answer));
+    answerBehind(socket, answering.get(socket) ?? [], () => {
+      send(socket, answer);
+      closeSocketAfterDiscarding(socket, LINGER_AFTER_REFUSAL);
+    });
   });
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (!socket.writable || error.code === "ECONNRESET") {
@@ -141,8 +156,7 @@ export function createHttpServer(app: RequestListener, settings: HttpServerSetti
     }
     if (refusing.has(socket)) return;
     const refused = refusalOf(error, settings);
-    const answer =
-      refused === undefined ? badRequest(settings) : rawAnswer(refused.refusal, settings, refused.request);
+    const answer = refused === undefined ? badRequest() : rawAnswer(refused.refusal, refused.request);
     const unfinished = (answering.get(socket) ?? []).filter((response) => !response.writableFinished);
     // A refusal of a head, or of bytes after the last request read whole, comes behind every
     // request on the connection (pipelined, or bytes after a request that closes it). Any other
@@ -156,7 +170,7 @@ export function createHttpServer(app: RequestListener, settings: HttpServerSetti
       if (ofBody && last.headersSent) socket.destroy();
       // Bytes after a request that closes the connection are ignored (RFC 9112 §9.6).
       else if (error.code === "HPE_CLOSED_CONNECTION") socket.end();
-      else socket.end(answer);
+      else send(socket, answer);
     });
   });
   return server;
@@ -321,19 +335,19 @@ function withoutBlanks(value: string): string {
 }
 
 /** A whole HTTP answer for a connection no request object was made for: the one body shape, closed after. */
-function rawAnswer(refusal: ApiError, settings: HttpServerSettings, request: RequestLine = {}): string {
+function rawAnswer(refusal: ApiError, request: RequestLine = {}): RawAnswer {
   const { callerId, method, path } = request;
   // The caller's id only where its request could be read; a new one otherwise.
   const requestId = chooseRequestId(callerId);
-  settings.logAnswer?.({
+  const entry: RawAnswerLogEntry = {
     requestId,
     status: refusal.status,
     code: refusal.code,
     ...(method !== undefined && { method }),
     ...(path !== undefined && { path }),
-  });
+  };
   const body = JSON.stringify(errorBody(refusal, requestId));
-  return [
+  const text = [
     `HTTP/1.1 ${String(refusal.status)} ${STATUS_CODES[refusal.status] ?? ""}`,
     // As every answer Node writes itself (RFC 9110 §6.6.1).
     `Date: ${new Date().toUTCString()}`,
@@ -346,4 +360,5 @@ function rawAnswer(refusal: ApiError, settings: HttpServerSettings, request: Req
     "",
     body,
   ].join("\r\n");
+  return { text, entry };
 }

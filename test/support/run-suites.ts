@@ -124,7 +124,8 @@ try {
       });
       return new Promise<number>((resolve) => {
         run.once("error", (error) => {
-          console.error(`mocha did not start: ${error.message}`);
+          out.write(process.stderr, Buffer.from(`mocha did not start: ${error.message}\n`));
+          out.end();
           resolve(1);
         });
         run.once("close", (code) => {
