@@ -111,7 +111,9 @@ try {
       const label = Object.entries(env).map(([name, value]) => `${name}=${value}`);
       const title = `\n> mocha${label.length === 0 ? "" : ` (${label.join(" ")})`}\n`;
       // `mocha` from node_modules/.bin, which npm puts on the PATH of `npm test`.
-      const run = spawn("mocha", [...process.argv.slice(2), ...args], {
+      // Through a pipe mocha would drop its colours; a terminal keeps them.
+      const colour = process.stdout.isTTY ? ["--color"] : [];
+      const run = spawn("mocha", [...colour, ...process.argv.slice(2), ...args], {
         stdio: ["ignore", "pipe", "pipe"],
         env: { ...process.env, ...env },
       });
