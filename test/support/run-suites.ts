@@ -82,7 +82,7 @@ class Turn {
 
 /**
  * Release-independent suites run in the second run instead of the first, so that the two runs,
- * side by side, end at about the same time (on 2026.09 alone the first took 8 minutes, the second 6).
+ * side by side, end at about the same time (11 and 10 minutes with these three in the second).
  */
 const IN_SECOND_RUN = ["auth", "operation-plan", "redis-production"];
 
@@ -103,9 +103,10 @@ const RUNS: { env: Readonly<Record<string, string>>; args: string[] }[] =
 await startTestNeo4j();
 let status: number;
 try {
-  // Both runs at once: each mostly waits on its own Neo4j, so on CI's two cores they take little
-  // longer together than the longer one alone. The first run writes as it goes; what the others
-  // write is held until the runs before them end, then follows live, so no two runs' lines mix.
+  // Both runs at once: one run alone kept CI's two cores about two-thirds busy (its Neo4j most of
+  // it), so side by side the two took 10–11 minutes against 8 and 6–7 one after the other. The
+  // first run writes as it goes; what the others write is held until the runs before them end,
+  // then follows live, so no two runs' lines mix.
   const statuses = await Promise.all(
     RUNS.map(({ env, args }, index) => {
       const label = Object.entries(env).map(([name, value]) => `${name}=${value}`);
