@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import type { Duplex } from "node:stream";
+import type { Duplex, Readable } from "node:stream";
 
 /** What a refused request may still send after its answer: bytes read and dropped, and for how long. */
 export interface Linger {
@@ -23,25 +23,9 @@ export function closeAfterDiscarding(req: IncomingMessage, linger: Linger): void
   const { socket } = req;
   socket.destroySoon = () => {
     socket.end();
-    if (req.readableEnded) {
+    if (req.readableEnded)
       socket.destroy(); // nothing left to arrive
-      return;
-    }
-    let discarded = 0;
-    const close = () => {
-      clearTimeout(timer);
-      socket.destroy();
-    };
-    const timer = setTimeout(close, linger.ms).unref();
-    socket.once("close", () => {
-      clearTimeout(timer);
-    });
-    req.on("data", (chunk: Buffer) => {
-      discarded += chunk.length;
-      if (discarded > linger.bytes) close();
-    });
-    req.once("end", close);
-    req.resume();
+    else discardThenDestroy(req, socket, linger);
   };
 }
 
@@ -52,14 +36,24 @@ export function closeAfterDiscarding(req: IncomingMessage, linger: Linger): void
  * socket would stay half open for as long as the client keeps its side open, past any shutdown.
  */
 export function closeSocketAfterDiscarding(socket: Duplex, linger: Linger): void {
+  discardThenDestroy(socket, socket, linger);
+}
+
+/** Reads and drops what `source` brings until it ends, or `linger` runs out; then destroys `socket`. */
+function discardThenDestroy(source: Readable, socket: Duplex, linger: Linger): void {
   let discarded = 0;
-  const timer = setTimeout(() => socket.destroy(), linger.ms).unref();
+  const close = () => {
+    clearTimeout(timer);
+    socket.destroy();
+  };
+  const timer = setTimeout(close, linger.ms).unref();
   socket.once("close", () => {
     clearTimeout(timer);
   });
-  socket.once("end", () => socket.destroy());
-  socket.on("data", (chunk: Buffer) => {
+  source.on("data", (chunk: Buffer) => {
     discarded += chunk.length;
-    if (discarded > linger.bytes) socket.destroy();
+    if (discarded > linger.bytes) close();
   });
+  source.once("end", close);
+  source.resume();
 }

@@ -138,7 +138,7 @@ export function createHttpServer(app: RequestListener, settings: HttpServerSetti
     // Node lets go of the connection here, its error listener too: a reset must not throw.
     socket.on("error", () => socket.destroy());
     const id = req.headers["x-request-id"];
-    const path = (req.url ?? "").split(/[?#]/, 1)[0] ?? "";
+    const path = pathOf(req.url ?? "");
     const answer = rawAnswer(methodRefusal(path, settings), {
       callerId: typeof id === "string" ? id : undefined,
       method: req.method,
@@ -193,7 +193,7 @@ const lacksHost = (req: IncomingMessage): boolean =>
 /** {@link badRequest}'s answer on a request Node did make: no body, a new id, the connection closed. */
 function refuseAsNotHttp(req: IncomingMessage, res: ServerResponse, settings: HttpServerSettings): void {
   const requestId = chooseRequestId(undefined);
-  settings.logAnswer?.({ requestId, status: 400, method: req.method, path: req.url?.split(/[?#]/, 1)[0] });
+  settings.logAnswer?.({ requestId, status: 400, method: req.method, path: pathOf(req.url ?? "") });
   res.writeHead(400, {
     "X-Request-Id": requestId,
     "Content-Length": "0",
@@ -272,7 +272,7 @@ function unknownMethodRefusal(
   const [method = "", target = "", version = "", ...rest] = text.slice(0, Math.max(0, lineEnd)).split(" ");
   const originForm = target.replace(ABSOLUTE_FORM, "");
   // An absolute-form target without a path names the root, as Express reads it.
-  const path = originForm.split(/[?#]/, 1)[0] || (originForm === target ? "" : "/");
+  const path = pathOf(originForm) || (originForm === target ? "" : "/");
   if (
     lineEnd === -1 ||
     (error.bytesParsed ?? Infinity) > method.length ||
@@ -295,6 +295,9 @@ function unknownMethodRefusal(
     request: { callerId: ids.length === 1 ? ids[0]?.[1] : undefined, method, path },
   };
 }
+
+/** A request target's path: what comes before its query or fragment. */
+const pathOf = (target: string): string => target.split(/[?#]/, 1)[0] ?? "";
 
 /** The answer to a method the app does not serve at `path`: `405` on the GraphQL paths, else `404` (§2). */
 const methodRefusal = (path: string, settings: HttpServerSettings): ApiError =>
